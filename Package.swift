@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "ValueStore",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "ValueStore", targets: ["ValueStore"]),
+    .library(name: "StoreTesting", targets: ["StoreTesting"]),
+    .executable(name: "CounterDemo", targets: ["CounterDemo"]),
+  ],
+  dependencies: [],
+  targets: [
+    .target(name: "ValueStore"),
+    .target(name: "StoreTesting", dependencies: ["ValueStore"]),
+    .executableTarget(name: "CounterDemo", dependencies: ["ValueStore"]),
+    .testTarget(name: "ValueStoreTests", dependencies: ["ValueStore"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

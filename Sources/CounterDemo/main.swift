@@ -1,0 +1,1 @@
+print("usage: CounterDemo (the demo arrives with its own issue)")

@@ -1,0 +1,203 @@
+import Synchronization
+
+/// The observation identity of one observable value: its registrations, and — when it was made by a
+/// non-unique mutation — the extent it was forked from.
+///
+/// Every ``Observed`` value owns an extent. Copies share it; the first mutation of a copy whose
+/// extent is shared *forks* it (a new extent whose `origin` is the old one), so a copy never
+/// notifies the observers of the value it was copied from. Whoever holds the value (a parent field,
+/// a collection slot, an ``ObservedRoot``) checks its slot after a mutation: a fork of the extent it
+/// held before is the same location mutated in place, so the observers are carried over to the
+/// fork ("adopted") and told exactly which fields changed. A fork that nobody adopts — a
+/// discarded copy — notifies nobody. See Design.md, "Extents and forks".
+///
+/// Invariants (guarded by ``registry``):
+/// - `registrations` is non-empty ⇔ `flags` has `hasRegistrations`;
+///   `origin != nil` ⇔ `flags` has `isFork`.
+/// - An observer listed in `registrations` lists this extent in `Observer.extents`, and vice versa.
+/// - `changes` lists the fields written since the fork; it is empty when `origin == nil`.
+/// - `serial` is unique for the process lifetime: slots compare serials, never addresses, so a
+///   freed extent whose address is reused is never mistaken for the one a slot held.
+@usableFromInline
+final class Extent: @unchecked Sendable {
+  @usableFromInline let serial: UInt64
+  /// Lock-free summary read on every write: zero means "nobody to tell, nothing to record".
+  @usableFromInline let flags = Atomic<UInt8>(0)
+
+  var registrations: [Registration] = []
+  var origin: Extent?
+  var changes: [Change] = []
+
+  @usableFromInline static let hasRegistrations: UInt8 = 1
+  @usableFromInline static let isFork: UInt8 = 2
+
+  @inlinable
+  init() {
+    serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
+  }
+
+  /// True when a write to this extent needs no bookkeeping at all.
+  @inlinable
+  var isQuiet: Bool { flags.load(ordering: .relaxed) == 0 }
+
+  deinit {
+    guard flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 else { return }
+    let context = ThreadContext.current
+    withRegistry { garbage in
+      for registration in registrations {
+        registration.observer.forget(self)
+        garbage.append(registration.observer)
+      }
+      if context.rootSerial == serial { context.rootOrphans += registrations }
+      registrations.removeAll()
+    }
+  }
+}
+
+@usableFromInline
+let nextExtentSerial = Atomic<UInt64>(0)
+
+/// One observer's interest in one field of one extent.
+struct Registration {
+  let observer: Observer
+  let key: FieldKey
+  let keyPath: AnyKeyPath?
+  /// Made through a root holder's accessor: belongs to the holder's location, so a bare copy that
+  /// forks away never takes it along.
+  let anchored: Bool
+}
+
+/// A field written on a fork, remembered until the fork is adopted or discarded.
+struct Change {
+  let key: FieldKey
+  let keyPath: AnyKeyPath?
+}
+
+// MARK: - Slow paths (called only when `isQuiet` is false or the extent is shared)
+
+extension Extent {
+  /// Makes the extent for a copy that is about to be mutated while `origin` is shared.
+  ///
+  /// Outside a holder's mutation the copy may be the very variable an observer read (a bare local
+  /// with a snapshot alive): it takes the un-anchored registrations along so nothing is lost, at the
+  /// price of possibly notifying for a copy (documented). Inside a holder's mutation, slots decide.
+  @usableFromInline @inline(never)
+  static func fork(of origin: Extent) -> Extent {
+    let fork = Extent()
+    let bare = ThreadContext.current.holderDepth == 0
+    withRegistry { _ in
+      fork.origin = origin
+      var flags = Extent.isFork
+      if bare && !origin.registrations.isEmpty {
+        fork.copyRegistrations(from: origin, anchored: false)
+        if !fork.registrations.isEmpty { flags |= Extent.hasRegistrations }
+      }
+      fork.flags.store(flags, ordering: .relaxed)
+    }
+    return fork
+  }
+
+  /// Records a write of `key` and notifies the observers registered for it.
+  @usableFromInline @inline(never)
+  func didChange(_ key: FieldKey, _ keyPath: AnyKeyPath?) {
+    let matched = withRegistry { _ in
+      if origin != nil { changes.append(Change(key: key, keyPath: keyPath)) }
+      return registrations.matching([Change(key: key, keyPath: keyPath)])
+    }
+    deliver(matched)
+  }
+
+  /// Reconciles a slot that held the extent with serial `ancestor` and now holds `self`.
+  ///
+  /// If `self` descends from that extent by forks, the slot was mutated in place: the ancestor's
+  /// registrations are copied onto `self` (all of them inside a holder's mutation, the un-anchored
+  /// ones otherwise) and notified of exactly the fields written along the way; returns `true`.
+  /// Otherwise the slot holds a different value; `self` forgets its lineage and `false` tells the
+  /// caller to record a change of the slot itself.
+  @usableFromInline @inline(never)
+  func adopt(ancestor: UInt64) -> Bool {
+    let holder = ThreadContext.current.holderDepth > 0
+    var adopted = false
+    let matched = withRegistry { garbage -> [Delivery] in
+      var written = changes
+      var node = self
+      while let parent = node.origin, parent.serial != ancestor {
+        written += parent.changes
+        node = parent
+      }
+      var matched: [Delivery] = []
+      if let ancestorExtent = node.origin {
+        adopted = true
+        let copied = copyRegistrations(from: ancestorExtent, anchored: holder ? nil : false)
+        matched = copied.matching(written)
+      }
+      if let origin { garbage.append(origin) }
+      origin = nil
+      changes = []
+      updateFlags()
+      return matched
+    }
+    deliver(matched)
+    return adopted
+  }
+
+  /// Copies `source`'s registrations that are not already here (`anchored` filters by kind, nil
+  /// copies all). Returns the ones copied. Requires the registry lock.
+  @discardableResult
+  func copyRegistrations(from source: Extent, anchored: Bool?) -> [Registration] {
+    var copied: [Registration] = []
+    for registration in source.registrations where anchored == nil || registration.anchored == anchored {
+      let observer = registration.observer
+      guard observer.isActive,
+        !registrations.contains(where: { $0.observer === observer && $0.key == registration.key })
+      else { continue }
+      if !observer.extents.contains(where: { $0.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }) {
+        observer.extents.append(.passUnretained(self))
+      }
+      registrations.append(registration)
+      copied.append(registration)
+    }
+    updateFlags()
+    return copied
+  }
+
+  /// Recomputes `flags` from the guarded state. Requires the registry lock.
+  func updateFlags() {
+    var flags: UInt8 = 0
+    if !registrations.isEmpty { flags |= Extent.hasRegistrations }
+    if origin != nil { flags |= Extent.isFork }
+    self.flags.store(flags, ordering: .relaxed)
+  }
+
+  /// Registers `observer` for `key`. Requires the registry lock.
+  func register(_ observer: Observer, key: FieldKey, keyPath: AnyKeyPath?, anchored: Bool) {
+    if registrations.contains(where: { $0.observer === observer && $0.key == key }) { return }
+    if !observer.extents.contains(where: { $0.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }) {
+      observer.extents.append(.passUnretained(self))
+    }
+    registrations.append(Registration(observer: observer, key: key, keyPath: keyPath, anchored: anchored))
+    updateFlags()
+  }
+
+  /// Notifies every observer of this extent: the value it stood for was replaced.
+  func replaced() {
+    let all = withRegistry { _ in
+      registrations.filter(\.observer.isActive).map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
+    }
+    deliver(all)
+  }
+}
+
+extension Array where Element == Registration {
+  /// The observers among these registrations whose key matches one of `changes`.
+  func matching(_ changes: [Change]) -> [Delivery] {
+    var result: [Delivery] = []
+    for registration in self where registration.observer.isActive {
+      for change in changes where registration.key.matches(change.key) {
+        result.append(Delivery(observer: registration.observer, keyPath: registration.keyPath ?? change.keyPath))
+        break
+      }
+    }
+    return result
+  }
+}

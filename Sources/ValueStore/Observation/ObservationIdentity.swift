@@ -1,0 +1,91 @@
+/// What a parent compares, before and after a mutation of one of its fields, to tell an in-place
+/// mutation of the same value from its replacement by another value.
+///
+/// For an observable struct it is its ``Extent``; for an optional, the payload's (or none); for an
+/// enum, the case and its payload's; for a collection, its structure's. Two identities are equal
+/// only when they denote the same value in the same place: a freshly made value never has the
+/// identity of the value it replaces, even when the two are equal.
+@frozen
+public struct ObservationIdentity: Equatable, Sendable {
+  @usableFromInline let serial: UInt64
+  @usableFromInline let tag: Int
+  /// Valid only while the value that produced this identity is alive and unchanged.
+  @usableFromInline unowned(unsafe) let extent: Extent?
+
+  @inlinable
+  init(serial: UInt64, tag: Int, extent: Extent?) {
+    self.serial = serial
+    self.tag = tag
+    self.extent = extent
+  }
+
+  @inlinable
+  init(_ extent: Extent, tag: Int = 0) {
+    self.init(serial: extent.serial, tag: tag, extent: extent)
+  }
+
+  /// The identity of a payload-less enum case, or of `nil`.
+  ///
+  /// ```swift
+  /// enum Mode: ObservationIdentifiable {
+  ///   case idle, editing(Editor)
+  ///   var observationIdentity: ObservationIdentity {
+  ///     switch self {
+  ///     case .idle: ObservationIdentity(case: 0)
+  ///     case let .editing(editor): ObservationIdentity(case: 1, editor)
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  @inlinable
+  public init(case tag: Int) {
+    self.init(serial: 0, tag: tag, extent: nil)
+  }
+
+  /// The identity of an enum case whose payload is observable: the case and the payload's identity.
+  @inlinable
+  public init(case tag: Int, _ payload: some ObservationIdentifiable) {
+    let identity = payload.observationIdentity
+    self.init(serial: identity.serial, tag: tag &+ identity.tag &* 31, extent: identity.extent)
+  }
+
+  @inlinable
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.serial == rhs.serial && lhs.tag == rhs.tag
+  }
+}
+
+/// A value that a parent field observes by identity: replacing it notifies the field's observers,
+/// mutating it in place notifies only the observers of what changed inside it.
+///
+/// Observable structs, optionals of them, ``IdentifiedArray`` and arrays of observable elements
+/// conform already. Conform an enum whose cases carry observable state by returning the case and
+/// its payload (see ``ObservationIdentity/init(case:_:)``); then an action that leaves a
+/// payload-less case unchanged notifies nobody, and mutating a payload in place notifies only the
+/// payload's observers.
+public protocol ObservationIdentifiable {
+  /// This value's identity; must be O(1) and must not record a tracked access.
+  var observationIdentity: ObservationIdentity { get }
+
+  /// Gives this value an identity of its own if it shares one with another value, so two places
+  /// never share observers. Called on a value just assigned into a field. The default does nothing.
+  mutating func _makeIdentityUnique()
+}
+
+extension ObservationIdentifiable {
+  @inlinable
+  public mutating func _makeIdentityUnique() {}
+}
+
+extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiable {
+  @inlinable
+  public var observationIdentity: ObservationIdentity {
+    switch self {
+    case .none: ObservationIdentity(case: 0)
+    case let .some(wrapped): wrapped.observationIdentity
+    }
+  }
+
+  @inlinable
+  public mutating func _makeIdentityUnique() { self?._makeIdentityUnique() }
+}

@@ -1,0 +1,167 @@
+import Synchronization
+
+/// The storage of an observable struct: its fields and the ``Extent`` that records who observes them.
+///
+/// Declare it as the struct's only stored property and conform to ``ObservableState``; the fields
+/// then read and write like the struct's own:
+///
+/// ```swift
+/// struct Counter: ObservableState, Equatable {
+///   struct Fields: Equatable { var count = 0; var fact: String? }
+///   var _$fields = Observed(Fields())
+///   var isEven: Bool { self.count.isMultiple(of: 2) }
+/// }
+/// ```
+///
+/// The extent never takes part in equality, hashing, coding or reflection: two `Observed` values
+/// are equal when their fields are.
+@frozen
+public struct Observed<Fields> {
+  @usableFromInline var _value: Fields
+  @usableFromInline var _extent: Extent
+
+  /// Wraps `fields` with a new extent.
+  @inlinable
+  public init(_ fields: Fields) {
+    _value = fields
+    _extent = Extent()
+  }
+
+  /// All fields, read without recording an access.
+  @inlinable
+  public var fields: Fields { _value }
+
+  @inlinable
+  var identity: ObservationIdentity { ObservationIdentity(_extent) }
+
+  /// Forks a shared extent. The fork keeps the lineage, so a copy written back is still
+  /// recognised as a descendant of the value it was copied from.
+  @inlinable
+  mutating func makeExtentUnique() {
+    if !isKnownUniquelyReferenced(&_extent) { _extent = Extent.fork(of: _extent) }
+  }
+}
+
+// MARK: - Hot paths
+
+extension Observed {
+  /// Reads a field, recording the access when a tracking scope is open anywhere.
+  @inlinable
+  func read<T>(_ keyPath: KeyPath<Fields, T>) -> T {
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+      _extent.recordAccess(.field(keyPath as PartialKeyPath<Fields>), keyPath)
+    }
+    return _value[keyPath: keyPath]
+  }
+
+  /// Makes the extent this value's own before a write (forking a shared one) and says whether the
+  /// write needs bookkeeping afterwards.
+  @inlinable
+  mutating func prepareToWrite() -> Bool {
+    if _fastPath(isKnownUniquelyReferenced(&_extent)) { return !_extent.isQuiet }
+    _extent = Extent.fork(of: _extent)
+    return true
+  }
+
+  @inlinable
+  func didWrite(_ keyPath: PartialKeyPath<Fields>) {
+    _extent.didChange(.field(keyPath), keyPath)
+  }
+
+  /// Writes a field, recording the change for its observers.
+  @inlinable
+  subscript<T>(unconditional keyPath: WritableKeyPath<Fields, T>) -> T {
+    get { read(keyPath) }
+    set {
+      let bookkeeping = prepareToWrite()
+      _value[keyPath: keyPath] = newValue
+      if _slowPath(bookkeeping) { didWrite(keyPath) }
+    }
+    _modify {
+      let bookkeeping = prepareToWrite()
+      yield &_value[keyPath: keyPath]
+      if _slowPath(bookkeeping) { didWrite(keyPath) }
+    }
+  }
+
+  /// Writes an `Equatable` field: setting an equal value is not a change (S3), and neither is an
+  /// in-place mutation of a small trivial value that leaves it equal (`count += 0`): such a value
+  /// is mutated as a local copy, which costs nothing, and written back only when it differs.
+  @inlinable
+  subscript<T: Equatable>(equatable keyPath: WritableKeyPath<Fields, T>) -> T {
+    get { read(keyPath) }
+    set {
+      if _value[keyPath: keyPath] == newValue { return }
+      self[unconditional: keyPath] = newValue
+    }
+    _modify {
+      if _isPOD(T.self) && MemoryLayout<T>.size <= 16 {
+        var value = _value[keyPath: keyPath]
+        yield &value
+        if value != _value[keyPath: keyPath] { self[unconditional: keyPath] = value }
+      } else {
+        yield &self[unconditional: keyPath]
+      }
+    }
+  }
+
+  /// Writes a field that holds observable values: afterwards the field's slot is reconciled, so an
+  /// in-place mutation of the child notifies only the child's observers, a fork of the child
+  /// (a snapshot was alive, or a copy was written back) carries its observers over, and anything
+  /// else is a replacement that notifies this field's observers.
+  @inlinable
+  subscript<T: ObservationIdentifiable>(slot keyPath: WritableKeyPath<Fields, T>) -> T {
+    get { read(keyPath) }
+    set {
+      _ = prepareToWrite()
+      let before = _value[keyPath: keyPath].observationIdentity
+      _value[keyPath: keyPath] = newValue
+      _value[keyPath: keyPath]._makeIdentityUnique()
+      reconcile(keyPath, before: before)
+    }
+    _modify {
+      _ = prepareToWrite()
+      let before = _value[keyPath: keyPath].observationIdentity
+      yield &_value[keyPath: keyPath]
+      reconcile(keyPath, before: before)
+    }
+  }
+
+  @inlinable
+  func reconcile<T: ObservationIdentifiable>(_ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity) {
+    let after = _value[keyPath: keyPath].observationIdentity
+    if _fastPath(after == before) { return }
+    if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
+      extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0)
+    {
+      return
+    }
+    if !_extent.isQuiet { didWrite(keyPath) }
+  }
+}
+
+// MARK: - Conformances: the extent is not part of the value
+
+extension Observed: Equatable where Fields: Equatable {
+  @inlinable
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs._value == rhs._value }
+}
+
+extension Observed: Hashable where Fields: Hashable {
+  @inlinable
+  public func hash(into hasher: inout Hasher) { hasher.combine(_value) }
+}
+
+extension Observed: Sendable where Fields: Sendable {}
+
+extension Observed: Encodable where Fields: Encodable {
+  public func encode(to encoder: any Encoder) throws { try _value.encode(to: encoder) }
+}
+
+extension Observed: Decodable where Fields: Decodable {
+  public init(from decoder: any Decoder) throws { self.init(try Fields(from: decoder)) }
+}
+
+extension Observed: CustomReflectable {
+  public var customMirror: Mirror { Mirror(reflecting: _value) }
+}

@@ -1,0 +1,114 @@
+/// A reference that owns an observable value and runs every mutation of it: the "location" that
+/// observers of the value subscribe to.
+///
+/// Inside a root, observation is exact at any depth: a copy taken out and mutated notifies nobody,
+/// mutating the value while a snapshot of it is alive notifies its observers, and a copy written
+/// back notifies exactly the fields it changed. Each mutation is a transaction: every affected
+/// observer is called once, after it.
+///
+/// ```swift
+/// let model = ObservedRoot(AppState())
+/// let token = observe { print(model.counter.count) }
+/// let snapshot = model.value             // an undo history, a test's "before"
+/// model.mutate { $0.counter.count += 1 } // prints 1; the snapshot is untouched
+/// ```
+///
+/// Reads through the root's own accessors (`model.counter.count`, `model.read { … }`) are
+/// *anchored*: they belong to this location, never to a copy. A value read out (`model.value`)
+/// and then read further is tracked like any bare value.
+///
+/// Thread-safe: reads and mutations are serialised by a lock. A mutation must not start another
+/// mutation of the same root from inside its body (it would deadlock); observers run after the
+/// body and may mutate freely.
+@dynamicMemberLookup
+public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Sendable where Value: Sendable {
+  private let lock = Lock()
+  /// Guarded by `lock`.
+  private var storage: Value
+
+  /// Makes a root owning `value`.
+  public init(_ value: Value) { storage = value }
+
+  /// A copy of the current value. Setting it replaces the value (a transaction).
+  public var value: Value {
+    get { lock.withLock { storage } }
+    set { mutate { $0 = newValue } }
+  }
+
+  /// Reads through the root; tracked reads are anchored to it.
+  public func read<T, E: Error>(_ body: (Value) throws(E) -> T) throws(E) -> T {
+    try lock.withLock { () throws(E) -> T in try anchored { () throws(E) -> T in try body(storage) } }
+  }
+
+  /// Reads a field (or a path of fields) through the root.
+  public subscript<T>(dynamicMember keyPath: KeyPath<Value, T>) -> T {
+    read { $0[keyPath: keyPath] }
+  }
+
+  /// Runs `body` on the value in place, as one transaction, then reconciles the root's slot so the
+  /// observers of whatever changed — and only those — are notified.
+  @discardableResult
+  public func mutate<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    try withTransaction { () throws(E) -> R in
+      try lock.withLock { () throws(E) -> R in try mutateHeld(&storage, body) }
+    }
+  }
+}
+
+/// Runs `body` with tracked reads anchored to the enclosing root holder.
+func anchored<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+  guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return try body() }
+  let context = ThreadContext.current
+  context.anchorDepth += 1
+  defer { context.anchorDepth -= 1 }
+  return try body()
+}
+
+/// Runs a root holder's mutation of `value` (the caller owns the storage and the transaction).
+///
+/// While it runs, forks are left for the slots that hold them to reconcile. Afterwards the root's
+/// own slot is reconciled: the same extent (in-place) or a fork of it (a snapshot was alive) keeps
+/// its observers; a different value (`value = Value()`) notifies every observer of the old root.
+func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
+  _ value: inout Value,
+  _ body: (inout Value) throws(E) -> R
+) throws(E) -> R {
+  let context = ThreadContext.current
+  let before = value.observationIdentity
+  // Weak: a strong reference would make the root look shared and fork on every mutation; this
+  // one only lets a replaced-but-alive old root hand over its observers.
+  weak let previous = before.extent
+  let (outerRoot, outerOrphans) = (context.rootSerial, context.rootOrphans)
+  context.rootSerial = before.serial
+  context.rootOrphans = []
+  context.holderDepth += 1
+  defer {
+    context.holderDepth -= 1
+    let orphans = context.rootOrphans
+    (context.rootSerial, context.rootOrphans) = (outerRoot, outerOrphans)
+    reconcileRoot(value.observationIdentity, before: before, previous: previous, orphans: orphans, context)
+  }
+  return try body(&value)
+}
+
+private func reconcileRoot(
+  _ after: ObservationIdentity, before: ObservationIdentity, previous: Extent?,
+  orphans: [Registration], _ context: ThreadContext
+) {
+  if after == before { return }
+  context.holderDepth += 1
+  defer { context.holderDepth -= 1 }
+  if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
+    extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0)
+  {
+    return
+  }
+  // Replaced: everything read from the old root is gone. Its observers are notified (all of them:
+  // the old fields cannot be compared with the new ones without keeping the old value alive,
+  // which would make every mutation copy).
+  if let previous {
+    previous.replaced()
+  } else {
+    deliver(orphans.map { Delivery(observer: $0.observer, keyPath: $0.keyPath) })
+  }
+}

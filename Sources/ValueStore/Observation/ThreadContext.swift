@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The observation state of one thread: the innermost tracking scope, the open transaction and
+/// whether a root holder is mutating. Tracking and transactions are synchronous, so a thread-local
+/// (not a task-local) is the right scope, as in Apple's Observation.
+@usableFromInline
+final class ThreadContext {
+  /// The innermost `withTracking` scope on this thread.
+  var scope: TrackingScope?
+  /// The open transaction (`withTransaction` or a holder's mutation), if any.
+  var transaction: Transaction?
+  /// Greater than zero while an ``ObservedRoot`` runs a mutation on this thread: forks made then
+  /// are reconciled by the slots that hold them, not announced at once.
+  var holderDepth = 0
+  /// Greater than zero while an ``ObservedRoot`` read accessor runs: accesses recorded then are
+  /// anchored (they belong to the holder's location, never to a bare copy).
+  var anchorDepth = 0
+  /// The serial of the root extent a holder is mutating on this thread (0 when none). If that
+  /// extent dies during the mutation (the root was replaced), it leaves its registrations in
+  /// `rootOrphans` so the holder can notify them.
+  var rootSerial: UInt64 = 0
+  var rootOrphans: [Registration] = []
+
+  @usableFromInline
+  static var current: ThreadContext {
+    if let raw = pthread_getspecific(threadContextKey) {
+      return Unmanaged<ThreadContext>.fromOpaque(raw).takeUnretainedValue()
+    }
+    let context = ThreadContext()
+    pthread_setspecific(threadContextKey, Unmanaged.passRetained(context).toOpaque())
+    return context
+  }
+}
+
+#if canImport(Darwin)
+private let threadContextKey: pthread_key_t = {
+  var key = pthread_key_t()
+  pthread_key_create(&key) { Unmanaged<ThreadContext>.fromOpaque($0).release() }
+  return key
+}()
+#else
+private let threadContextKey: pthread_key_t = {
+  var key = pthread_key_t()
+  pthread_key_create(&key) { raw in
+    if let raw { Unmanaged<ThreadContext>.fromOpaque(raw).release() }
+  }
+  return key
+}()
+#endif
+
+/// Number of `withTracking` scopes open on all threads. Reads test it before touching the
+/// thread-local, so an untracked read costs one relaxed load.
+@usableFromInline
+let openTrackingScopes = Atomic<Int>(0)

@@ -1,0 +1,85 @@
+/// The accesses recorded while a `withTracking` closure runs on this thread.
+final class TrackingScope {
+  var accesses: [Access] = []
+}
+
+/// One tracked read: a field of an extent.
+struct Access {
+  let extent: Extent
+  let key: FieldKey
+  let keyPath: AnyKeyPath?
+  let anchored: Bool
+}
+
+extension Extent {
+  /// Records a read in the innermost tracking scope of this thread, if any.
+  @usableFromInline @inline(never)
+  func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?) {
+    let context = ThreadContext.current
+    guard let scope = context.scope else { return }
+    scope.accesses.append(Access(extent: self, key: key, keyPath: keyPath, anchored: context.anchorDepth > 0))
+  }
+}
+
+/// Runs `apply`, recording the fields it reads; the first later change of any of them calls
+/// `onChange` once, after the change (the new value is readable) and with the fields that changed.
+///
+/// Like Observation's `withObservationTracking`, but per field of a struct, after the change, and
+/// with what changed. Nested calls track for themselves and for the enclosing call.
+///
+/// ```swift
+/// let count = withTracking {
+///   model.counter.count
+/// } onChange: { change in
+///   print("count is now", model.counter.count)
+/// }
+/// ```
+public func withTracking<T, E: Error>(
+  _ apply: () throws(E) -> T,
+  onChange: @escaping @Sendable (ObservationChange) -> Void
+) throws(E) -> T {
+  try track(apply, onChange: onChange).result
+}
+
+/// `withTracking`, also returning the observer it registered (nil when nothing was read).
+func track<T, E: Error>(
+  _ apply: () throws(E) -> T,
+  onChange: @escaping @Sendable (ObservationChange) -> Void
+) throws(E) -> (result: T, observer: Observer?) {
+  let context = ThreadContext.current
+  let outer = context.scope
+  let scope = TrackingScope()
+  context.scope = scope
+  openTrackingScopes.add(1, ordering: .relaxed)
+  defer {
+    openTrackingScopes.subtract(1, ordering: .relaxed)
+    context.scope = outer
+  }
+  let result = try apply()
+  guard !scope.accesses.isEmpty else { return (result, nil) }
+  outer?.accesses += scope.accesses
+  let observer = Observer(onChange: onChange)
+  withRegistry { _ in
+    for access in scope.accesses {
+      access.extent.register(observer, key: access.key, keyPath: access.keyPath, anchored: access.anchored)
+    }
+  }
+  return (result, observer)
+}
+
+/// Runs `body` without recording its reads in any enclosing tracking scope.
+///
+/// ```swift
+/// withTracking {
+///   render(model.title)
+///   untracked { log(model.debugInfo) }   // no subscription to debugInfo
+/// } onChange: { _ in ... }
+/// ```
+public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+  guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return try body() }
+  let context = ThreadContext.current
+  let outer = context.scope
+  context.scope = nil
+  defer { context.scope = outer }
+  return try body()
+}
