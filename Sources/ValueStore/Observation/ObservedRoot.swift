@@ -40,7 +40,7 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
     try lock.withLock { () throws(E) -> T in try anchored { () throws(E) -> T in try body(storage) } }
   }
 
-  /// Reads a field (or a path of fields) through the root.
+  /// Reads a computed property of the value through the root.
   public subscript<T>(dynamicMember keyPath: KeyPath<Value, T>) -> T {
     read { $0[keyPath: keyPath] }
   }
@@ -110,5 +110,15 @@ private func reconcileRoot(
     previous.replaced()
   } else {
     deliver(orphans.map { Delivery(observer: $0.observer, keyPath: $0.keyPath) })
+  }
+}
+
+extension ObservedRoot where Value: ObservableState {
+  /// Reads a field through the root.
+  ///
+  /// Takes a key path into `Fields` (a constant, cheap to apply) rather than into `Value` (built
+  /// anew at every access when it goes through `Value`'s dynamic members).
+  public subscript<T>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
+    read { $0._$fields.read(keyPath) }
   }
 }

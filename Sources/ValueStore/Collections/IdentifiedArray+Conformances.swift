@@ -1,0 +1,184 @@
+// MARK: - Collection
+
+// `MutableCollection`'s algorithms (`reverse()`, `partition(by:)`, `shuffle()`, …) go through
+// `swapAt(_:_:)` and so keep the ids in sync. The type deliberately does not implement
+// `withContiguousMutableStorageIfAvailable`, which would let them bypass it.
+extension IdentifiedArray: RandomAccessCollection, MutableCollection {
+  /// An offset into the array; `startIndex` is always `0`.
+  public typealias Index = Int
+
+  /// The offsets of the elements, `0 ..< count`.
+  public typealias Indices = Range<Int>
+
+  /// A contiguous range of the array's elements.
+  public typealias SubSequence = Slice<Self>
+
+  /// An iterator over the elements, in order.
+  public typealias Iterator = IndexingIterator<ContiguousArray<Element>>
+
+  /// The offset of the first element: always `0`.
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public var startIndex: Int { 0 }
+
+  /// The offset one past the last element, equal to `count`.
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public var endIndex: Int { _elements.count }
+
+  /// The number of elements.
+  ///
+  ///     todos.count  // 2
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public var count: Int { _elements.count }
+
+  /// Whether the array has no elements.
+  ///
+  ///     IdentifiedArrayOf<Todo>().isEmpty  // true
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public var isEmpty: Bool { _elements.isEmpty }
+
+  /// Returns an iterator over the elements, in order.
+  ///
+  ///     for todo in todos { print(todo.title) }
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public func makeIterator() -> Iterator {
+    _elements.makeIterator()
+  }
+
+  /// Calls `body` with a pointer to the elements' contiguous storage (read-only).
+  ///
+  ///     let total = scores.withContiguousStorageIfAvailable { $0.reduce(0, +) }
+  ///
+  /// - Complexity: O(1), plus the cost of `body`.
+  @inlinable
+  public func withContiguousStorageIfAvailable<R>(
+    _ body: (UnsafeBufferPointer<Element>) throws -> R
+  ) rethrows -> R? {
+    try _elements.withUnsafeBufferPointer(body)
+  }
+}
+
+// MARK: - Value conformances
+
+extension IdentifiedArray: Equatable where Element: Equatable {
+  /// Returns whether two arrays have equal elements in the same order.
+  ///
+  ///     IdentifiedArrayOf<Todo>(uniqueElements: [a, b]) == [a, b]  // true
+  ///
+  /// How the arrays identify elements (`id` or a key path) is not compared.
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs._elements == rhs._elements
+  }
+}
+
+extension IdentifiedArray: Hashable where Element: Hashable {
+  /// Hashes the elements, in order.
+  ///
+  ///     let seen: Set<IdentifiedArrayOf<Todo>> = [todos]
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(_elements)
+  }
+}
+
+extension IdentifiedArray: Encodable where Element: Encodable {
+  /// Encodes the elements as an unkeyed container (like an `Array`), in order.
+  ///
+  ///     let data = try JSONEncoder().encode(todos)  // [{"id":1,…},{"id":2,…}]
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public func encode(to encoder: any Encoder) throws {
+    try _elements.encode(to: encoder)
+  }
+}
+
+extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, ID == Element.ID {
+  /// Decodes an array of elements, in order.
+  ///
+  ///     let todos = try JSONDecoder().decode(IdentifiedArrayOf<Todo>.self, from: data)
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` with the description
+  ///   `IdentifiedArray: duplicate id <id>` if two elements have the same id, or any error
+  ///   from decoding the elements.
+  /// - Complexity: O(*n*)
+  @inlinable
+  public init(from decoder: any Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    self.init()
+    if let count = container.count { reserveCapacity(count) }
+    while !container.isAtEnd {
+      let element = try container.decode(Element.self)
+      guard _appendIfAbsent(element, id: element.id).inserted else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: container.codingPath,
+            debugDescription: Self._duplicateIDMessage(element.id)))
+      }
+    }
+  }
+}
+
+// `_id` is a pure function that reads `Identifiable.id` or applies a key path (immutable once
+// formed) and captures nothing mutable, so sharing it across concurrency domains is safe; the
+// compiler cannot know that about a non-`@Sendable` closure.
+extension IdentifiedArray: @unchecked Sendable where ID: Sendable, Element: Sendable {}
+
+extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, ID == Element.ID {
+  /// Creates an array from a literal of `Identifiable` elements whose ids are all different.
+  ///
+  ///     let todos: IdentifiedArrayOf<Todo> = [milk, eggs]
+  ///
+  /// Two elements with the same id are a programming error: the initializer traps with
+  /// `IdentifiedArray: duplicate id <id>`.
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public init(arrayLiteral elements: Element...) {
+    self.init(uniqueElements: elements)
+  }
+}
+
+// MARK: - Description and reflection
+
+extension IdentifiedArray: CustomStringConvertible {
+  /// The elements, formatted like an `Array`'s description.
+  ///
+  ///     print(scores)  // [3, 1, 2]
+  ///
+  /// - Complexity: O(*n*)
+  public var description: String {
+    _elements.description
+  }
+}
+
+extension IdentifiedArray: CustomReflectable {
+  /// A mirror whose children are the elements, in order, labelled `id: <id>`, with the
+  /// `.collection` display style.
+  ///
+  ///     Mirror(reflecting: todos).children.first?.label  // "id: 1"
+  ///
+  /// - Complexity: O(*n*)
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: zip(_ids, _elements).map { id, element -> Mirror.Child in
+        (label: "id: \(id)", value: element)
+      },
+      displayStyle: .collection)
+  }
+}

@@ -1,0 +1,282 @@
+import Foundation
+
+// Every mutation below restores the invariants documented on `IdentifiedArray` before it calls
+// an observation hook, and calls `_structureDidChange()` exactly once if, and only if, the ids,
+// their order or the count actually changed.
+
+extension IdentifiedArray {
+  /// Appends an element, unless the array already has an element with the same id.
+  ///
+  ///     todos.append(Todo(id: 3, title: "Tea"))  // (inserted: true, index: 2)
+  ///     todos.append(Todo(id: 3, title: "Rum"))  // (inserted: false, index: 2); unchanged
+  ///
+  /// - Returns: Whether the element was appended, and the offset of the element with its id.
+  /// - Complexity: Amortized O(1).
+  @inlinable
+  @discardableResult
+  public mutating func append(_ element: Element) -> (inserted: Bool, index: Int) {
+    let result = _appendIfAbsent(element, id: _id(element))
+    if result.inserted { _structureDidChange() }
+    return result
+  }
+
+  /// Inserts an element at an offset, unless the array already has an element with the same id.
+  ///
+  ///     todos.insert(Todo(id: 0, title: "Bread"), at: 0)  // (inserted: true, index: 0)
+  ///
+  /// - Parameters:
+  ///   - element: The element to insert. If its id is present, the array is left unchanged.
+  ///   - offset: An offset in `0 ... count`.
+  /// - Returns: Whether the element was inserted, and the offset of the element with its id.
+  /// - Complexity: O(*n*), where *n* is the number of elements after `offset`.
+  @inlinable
+  @discardableResult
+  public mutating func insert(_ element: Element, at offset: Int) -> (inserted: Bool, index: Int) {
+    precondition(
+      offset >= 0 && offset <= count, "IdentifiedArray: insertion index \(offset) is out of bounds")
+    let id = _id(element)
+    if let existing = _offsets[id] { return (false, existing) }
+    _elements.insert(element, at: offset)
+    _ids.insert(id, at: offset)
+    _reindex(from: offset)
+    _structureDidChange()
+    return (true, offset)
+  }
+
+  /// Removes and returns the element with the given id, or returns `nil` if there is none.
+  ///
+  ///     todos.remove(id: 2)  // the removed Todo
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of elements after the removed one.
+  @inlinable
+  @discardableResult
+  public mutating func remove(id: ID) -> Element? {
+    guard let offset = _offsets[id] else { return nil }
+    return remove(at: offset)
+  }
+
+  /// Removes and returns the element at an offset.
+  ///
+  ///     let first = todos.remove(at: 0)
+  ///
+  /// - Parameter offset: An offset in `0 ..< count`.
+  /// - Complexity: O(*n*), where *n* is the number of elements after `offset`.
+  @inlinable
+  @discardableResult
+  public mutating func remove(at offset: Int) -> Element {
+    let element = _elements.remove(at: offset)
+    let id = _removeID(at: offset)
+    _didRemove(id: id, element: element)
+    _structureDidChange()
+    return element
+  }
+
+  /// Removes all elements.
+  ///
+  ///     todos.removeAll()
+  ///
+  /// - Parameter keepCapacity: Whether to keep the storage's capacity for reuse.
+  /// - Complexity: O(*n*)
+  @inlinable
+  public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+    let removedIDs = _ids
+    let removedElements = _elements
+    _elements.removeAll(keepingCapacity: keepCapacity)
+    _ids.removeAll(keepingCapacity: keepCapacity)
+    _offsets.removeAll(keepingCapacity: keepCapacity)
+    _reportRemoval(ids: removedIDs, elements: removedElements)
+  }
+
+  /// Removes the elements that satisfy a predicate, keeping the others in order.
+  ///
+  ///     todos.removeAll(where: \.isDone)
+  ///
+  /// If `shouldBeRemoved` throws, the array is unchanged.
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    var removed: [Int] = []
+    var keptAfterFirstRemoved: [Int] = []
+    for offset in _elements.indices {
+      if try shouldBeRemoved(_elements[offset]) {
+        removed.append(offset)
+      } else if !removed.isEmpty {
+        keptAfterFirstRemoved.append(offset)
+      }
+    }
+    guard let firstRemoved = removed.first else { return }
+    var order = keptAfterFirstRemoved + removed
+    _permute(&order, from: firstRemoved)
+    // The removed elements now form the suffix, in their original order.
+    let removedIDs = Array(_ids.suffix(removed.count))
+    let removedElements = Array(_elements.suffix(removed.count))
+    _ids.removeLast(removed.count)
+    _elements.removeLast(removed.count)
+    for id in removedIDs { _offsets[id] = nil }
+    _reportRemoval(ids: removedIDs, elements: removedElements)
+  }
+
+  /// Calls the removal hooks for elements that already left the array, in order.
+  @inlinable
+  internal func _reportRemoval(ids: some Collection<ID>, elements: some Collection<Element>) {
+    guard !ids.isEmpty else { return }
+    for (id, element) in zip(ids, elements) {
+      _didRemove(id: id, element: element)
+    }
+    _structureDidChange()
+  }
+
+  /// Moves the elements at the given offsets to a destination offset, keeping their order,
+  /// with the same semantics as SwiftUI's `MutableCollection.move(fromOffsets:toOffset:)`.
+  ///
+  /// The result is the elements before `destination` that are not moved, then the moved
+  /// elements, then the elements from `destination` on that are not moved:
+  ///
+  ///     // todos.ids == [a, b, c, d]
+  ///     todos.move(fromOffsets: [0], toOffset: 2)     // ids [b, a, c, d]
+  ///     todos.move(fromOffsets: [2, 3], toOffset: 0)  // ids [c, d, b, a]
+  ///
+  /// - Parameters:
+  ///   - source: Offsets in `0 ..< count`.
+  ///   - destination: An offset in `0 ... count`, in terms of the array before the move.
+  /// - Complexity: O(*k* log *r*), where *k* is the distance between the first moved element
+  ///   (or `destination`) and the last one (or `destination`), and *r* the number of ranges in
+  ///   `source`.
+  @inlinable
+  public mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) {
+    _move(fromOffsets: source, toOffset: destination)
+  }
+
+  /// `move(fromOffsets:toOffset:)`, returning whether the order changed.
+  @inlinable
+  @discardableResult
+  internal mutating func _move(fromOffsets source: IndexSet, toOffset destination: Int) -> Bool {
+    precondition(
+      destination >= 0 && destination <= count,
+      "IdentifiedArray: move destination \(destination) is out of bounds")
+    guard let first = source.first, let last = source.last else { return false }
+    precondition(first >= 0 && last < count, "IdentifiedArray: move source offsets are out of bounds")
+    // Only offsets in lower ..< upper can change.
+    let lower = Swift.min(first, destination)
+    let upper = Swift.max(last + 1, destination)
+    var order = (lower..<destination).filter { !source.contains($0) }
+    order.append(contentsOf: source)
+    order.append(contentsOf: (destination..<upper).lazy.filter { !source.contains($0) })
+    let changed = _permute(&order, from: lower)
+    if changed { _structureDidChange() }
+    return changed
+  }
+
+  /// Sorts the elements in place using the given predicate.
+  ///
+  ///     todos.sort { $0.title < $1.title }
+  ///
+  /// The sort is stable: elements that `areInIncreasingOrder` does not order keep their
+  /// relative order. If `areInIncreasingOrder` throws, the array is unchanged.
+  ///
+  /// - Parameter areInIncreasingOrder: A strict weak ordering.
+  /// - Complexity: O(*n* log *n*)
+  @inlinable
+  public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+    try _sort(by: areInIncreasingOrder)
+  }
+
+  /// `sort(by:)`, returning whether the order changed.
+  @inlinable
+  @discardableResult
+  internal mutating func _sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> Bool {
+    var order = Array(_elements.indices)
+    try order.sort { try areInIncreasingOrder(_elements[$0], _elements[$1]) }
+    let changed = _permute(&order, from: 0)
+    if changed { _structureDidChange() }
+    return changed
+  }
+
+  /// Returns an identified array of the elements that satisfy a predicate, in order.
+  ///
+  ///     let open = todos.filter { !$0.isDone }
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Self {
+    var result = Self(_id: _id)
+    for (id, element) in zip(_ids, _elements) where try isIncluded(element) {
+      result._appendIfAbsent(element, id: id)
+    }
+    return result
+  }
+
+  /// Exchanges the elements at two offsets.
+  ///
+  ///     todos.swapAt(0, 1)
+  ///
+  /// - Parameters:
+  ///   - i: An offset in `0 ..< count`.
+  ///   - j: An offset in `0 ..< count`.
+  /// - Complexity: O(1)
+  @inlinable
+  public mutating func swapAt(_ i: Int, _ j: Int) {
+    guard i != j else { return }
+    _elements.swapAt(i, j)
+    _ids.swapAt(i, j)
+    _offsets[_ids[i]] = i
+    _offsets[_ids[j]] = j
+    _structureDidChange()
+  }
+
+  /// Reserves enough space to store `minimumCapacity` elements without reallocating.
+  ///
+  ///     var todos = IdentifiedArrayOf<Todo>()
+  ///     todos.reserveCapacity(1_000)
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public mutating func reserveCapacity(_ minimumCapacity: Int) {
+    _elements.reserveCapacity(minimumCapacity)
+    _ids.reserveCapacity(minimumCapacity)
+    _offsets.reserveCapacity(minimumCapacity)
+  }
+
+  /// Reorders offsets `base ..< base + order.count` so that offset `base + k` receives the
+  /// element (and id) previously at `order[k]`, keeping `_offsets` in sync, and returns
+  /// whether anything moved. Calls no hook.
+  ///
+  /// `order` must be a permutation of `base ..< base + order.count`; it is overwritten. Works
+  /// in place in O(`order.count`) by swapping along the permutation's cycles.
+  @inlinable
+  @discardableResult
+  internal mutating func _permute(_ order: inout [Int], from base: Int) -> Bool {
+    var changed = false
+    for start in base..<(base + order.count) where order[start - base] != start {
+      // Invariant: `position` holds the element that was at `start`.
+      var position = start
+      while order[position - base] != start {
+        let source = order[position - base]
+        _elements.swapAt(position, source)
+        _ids.swapAt(position, source)
+        _offsets[_ids[position]] = position
+        order[position - base] = position
+        position = source
+      }
+      _offsets[_ids[position]] = position
+      order[position - base] = position
+      changed = true
+    }
+    return changed
+  }
+}
+
+extension IdentifiedArray where Element: Comparable {
+  /// Sorts the elements in ascending order.
+  ///
+  ///     scores.sort()
+  ///
+  /// The sort is stable.
+  ///
+  /// - Complexity: O(*n* log *n*)
+  @inlinable
+  public mutating func sort() {
+    _sort(by: <)
+  }
+}

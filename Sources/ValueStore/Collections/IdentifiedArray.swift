@@ -1,0 +1,444 @@
+/// An ordered, random-access collection of elements with unique ids, and constant-time access
+/// to an element by its id.
+///
+/// Use an identified array where you would use an `Array` of `Identifiable` values but also need
+/// to find, update or remove elements by id without a linear search:
+///
+///     struct Todo: Identifiable { let id: Int; var title: String; var isDone = false }
+///
+///     var todos: IdentifiedArrayOf<Todo> = [
+///       Todo(id: 1, title: "Milk"),
+///       Todo(id: 2, title: "Eggs"),
+///     ]
+///     todos[id: 2]?.isDone = true          // O(1), mutates in place
+///     todos.append(Todo(id: 3, title: "Tea"))
+///     todos.remove(id: 1)
+///     todos.ids                           // [2, 3]
+///
+/// Elements that are not `Identifiable` can be identified by any key path to a `Hashable` value:
+///
+///     var people = IdentifiedArray<String, Person>(id: \.email)
+///
+/// ## Storage
+///
+/// The elements live in one `ContiguousArray`, their ids in a parallel `ContiguousArray`, and a
+/// dictionary maps each id to its offset. The type has value semantics with copy-on-write
+/// storage: mutating a uniquely referenced array never copies its buffers.
+///
+/// ## Invariants
+///
+/// Between any two public operations, and whenever an observation hook runs:
+///
+/// 1. `_elements.count == _ids.count == _offsets.count`;
+/// 2. `_ids[i] == _id(_elements[i])` for every offset `i`;
+/// 3. `_offsets[_ids[i]] == i` for every offset `i` (so ids are unique).
+///
+/// Because an element's id is also stored in `_ids`, changing an element's id in place would
+/// silently corrupt the index; every write path therefore traps when the id of the element at
+/// an offset changes.
+///
+/// ## Complexity
+///
+/// | Operation | Complexity |
+/// | --- | --- |
+/// | `self[id:]`, `index(id:)`, `contains(id:)` | O(1) |
+/// | `self[i]`, in-place mutation through either subscript | O(1) |
+/// | `append(_:)` | amortized O(1) |
+/// | `insert(_:at:)`, `remove(at:)`, `remove(id:)`, `removeAll(where:)`, `filter(_:)` | O(*n*) |
+/// | `move(fromOffsets:toOffset:)` | O(*n* log *r*), *r* = ranges in the index set |
+/// | `sort(by:)` | O(*n* log *n*) |
+///
+/// Hashing an id counts as O(1).
+@frozen
+public struct IdentifiedArray<ID: Hashable, Element> {
+  /// Returns an element's id; fixed at initialization. A closure rather than the key path
+  /// itself: `Identifiable` arrays read `id` directly, which is much cheaper than applying a
+  /// stored key path, and every append and in-place mutation reads an id.
+  @usableFromInline
+  internal let _id: (Element) -> ID
+
+  /// The elements, in order.
+  @usableFromInline
+  internal var _elements: ContiguousArray<Element>
+
+  /// `_ids[i]` is the id of `_elements[i]`.
+  @usableFromInline
+  internal var _ids: ContiguousArray<ID>
+
+  /// Maps every id to its offset in `_elements` and `_ids`.
+  @usableFromInline
+  internal var _offsets: [ID: Int]
+
+  /// Creates an empty array whose elements are identified by `id`.
+  @inlinable
+  internal init(_id id: @escaping (Element) -> ID) {
+    _id = id
+    _elements = []
+    _ids = []
+    _offsets = [:]
+  }
+
+  /// Creates an empty array whose elements are identified by the given key path.
+  ///
+  ///     var people = IdentifiedArray<String, Person>(id: \.email)
+  ///
+  /// - Parameter id: The key path from an element to its unique id.
+  /// - Complexity: O(1)
+  @inlinable
+  public init(id: KeyPath<Element, ID>) {
+    self.init(_id: { $0[keyPath: id] })
+  }
+
+  /// Creates an array from a sequence of elements whose ids are all different.
+  ///
+  ///     let people = IdentifiedArray(uniqueElements: [alice, bob], id: \.email)
+  ///
+  /// - Parameters:
+  ///   - elements: The elements, in order. Two elements with the same id are a programming
+  ///     error: the initializer traps with `IdentifiedArray: duplicate id <id>`.
+  ///   - id: The key path from an element to its unique id.
+  /// - Complexity: O(*n*), where *n* is the number of elements.
+  @inlinable
+  public init(uniqueElements elements: some Sequence<Element>, id: KeyPath<Element, ID>) {
+    self.init(id: id)
+    _appendUniqueElements(elements)
+  }
+}
+
+/// An ``IdentifiedArray`` of `Identifiable` elements, identified by their `id`.
+///
+///     var todos: IdentifiedArrayOf<Todo> = []
+public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>
+
+extension IdentifiedArray where Element: Identifiable, ID == Element.ID {
+  /// Creates an empty array of `Identifiable` elements.
+  ///
+  ///     var todos = IdentifiedArrayOf<Todo>()
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public init() {
+    self.init(_id: { $0.id })
+  }
+
+  /// Creates an array from a sequence of `Identifiable` elements whose ids are all different.
+  ///
+  ///     let todos = IdentifiedArrayOf<Todo>(uniqueElements: loadedTodos)
+  ///
+  /// - Parameter elements: The elements, in order. Two elements with the same id are a
+  ///   programming error: the initializer traps with `IdentifiedArray: duplicate id <id>`.
+  /// - Complexity: O(*n*), where *n* is the number of elements.
+  @inlinable
+  public init(uniqueElements elements: some Sequence<Element>) {
+    self.init()
+    _appendUniqueElements(elements)
+  }
+}
+
+// MARK: - Access
+
+extension IdentifiedArray {
+  /// The ids of the elements, in order: `ids[i]` is the id of `self[i]`.
+  ///
+  ///     let todos: IdentifiedArrayOf<Todo> = [milk, eggs]
+  ///     todos.ids  // [milk.id, eggs.id]
+  ///
+  /// The result shares storage with the array, so keeping it while mutating the array makes
+  /// that mutation copy the ids once. Prefer ``contains(id:)`` to `ids.contains(_:)`, which is
+  /// a linear search.
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public var ids: ContiguousArray<ID> { _ids }
+
+  /// The elements, in order.
+  ///
+  ///     let titles = todos.elements.map(\.title)
+  ///
+  /// The result shares storage with the array, so keeping it while mutating the array makes
+  /// that mutation copy the elements once.
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public var elements: ContiguousArray<Element> { _elements }
+
+  /// Returns the offset of the element with the given id, or `nil` if there is none.
+  ///
+  ///     todos.index(id: eggs.id)  // 1
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public func index(id: ID) -> Int? {
+    _offsets[id]
+  }
+
+  /// Returns whether the array contains an element with the given id.
+  ///
+  ///     todos.contains(id: milk.id)  // true
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public func contains(id: ID) -> Bool {
+    _offsets[id] != nil
+  }
+
+  /// Accesses the element with the given id, or `nil` if there is none.
+  ///
+  ///     todos[id: 2]?.isDone = true            // mutates in place; no-op if absent
+  ///     todos[id: 3] = Todo(id: 3, title: "Tea") // appends (or replaces id 3 in place)
+  ///     todos[id: 1] = nil                     // removes
+  ///
+  /// - Getting returns the element, or `nil`.
+  /// - Mutating in place (`todos[id: 2]?.isDone = true`, or passing `&todos[id: 2]` as an
+  ///   `inout` argument) neither copies the element nor the storage. Setting the yielded value
+  ///   to `nil` removes the element; giving an absent id a value appends it.
+  /// - Setting a value replaces the element with that id at its current offset, or appends the
+  ///   value if the id is absent. Setting `nil` removes the element, if any.
+  ///
+  /// A value stored through this subscript must have the subscript's id, and an element
+  /// mutated in place must keep it; otherwise the subscript traps.
+  ///
+  /// - Complexity: O(1) to get, replace, append or mutate in place; O(*n*) to remove.
+  @inlinable
+  public subscript(id id: ID) -> Element? {
+    get {
+      guard let offset = _offsets[id] else { return nil }
+      return _elements[offset]
+    }
+    set {
+      if let newValue {
+        _store(newValue, forID: id)
+      } else {
+        remove(id: id)
+      }
+    }
+    _modify {
+      if let offset = _offsets[id] {
+        yield &self[_offset: offset]
+      } else {
+        var element: Element?
+        defer {
+          if let element { _store(element, forID: id) }
+        }
+        yield &element
+      }
+    }
+  }
+
+  /// Accesses the element at the given offset.
+  ///
+  ///     todos[0].isDone.toggle()  // in place
+  ///     todos[0] = Todo(id: todos[0].id, title: "Oat milk")
+  ///
+  /// Writing must keep the id of the element at `position`: the subscript traps with
+  /// `IdentifiedArray: element id changed from <old> to <new> at index <position>` otherwise.
+  /// To put a different element at an offset, remove and insert instead.
+  ///
+  /// - Parameter position: An offset in `0 ..< count`.
+  /// - Complexity: O(1)
+  @inlinable
+  public subscript(position: Int) -> Element {
+    get { _elements[position] }
+    set {
+      _checkIDUnchanged(newValue, at: position)
+      _replace(at: position, with: newValue)
+    }
+    _modify {
+      yield &self[_offset: position]!
+    }
+  }
+}
+
+// MARK: - Storage primitives
+
+extension IdentifiedArray {
+  /// The one accessor through which every in-place mutation of a stored element goes
+  /// (`self[i]` and `self[id:]` `_modify`); the observation layer wraps it.
+  ///
+  /// `_modify` moves the element out of storage into an optional, yields it, and moves it back,
+  /// trapping if its id changed. Setting the optional to `nil` (possible only through
+  /// `subscript(id:)`) removes the element. Neither the storage nor the element is copied.
+  @inlinable
+  internal subscript(_offset offset: Int) -> Element? {
+    get { _elements[offset] }
+    _modify {
+      var element: Element? = _takeElement(at: offset)
+      defer { _restoreElement(element, at: offset) }
+      yield &element
+    }
+  }
+
+  /// Moves the element at `offset` out of `_elements` by swapping it to the end and popping it.
+  ///
+  /// Until `_restoreElement(_:at:)` runs, `_elements` is one element short and its former last
+  /// element sits at `offset`. Nothing can observe that state: the caller of `_modify` holds
+  /// exclusive access to `self`, and `_restoreElement` runs even if that access is aborted.
+  @inlinable
+  internal mutating func _takeElement(at offset: Int) -> Element {
+    precondition(
+      offset >= 0 && offset < _elements.count, "IdentifiedArray: index \(offset) is out of range")
+    _swapElementWithLast(offset)
+    return _elements.removeLast()
+  }
+
+  /// Undoes `_takeElement(at:)`, putting `element` back at `offset`, or removes the element
+  /// (and calls the removal hooks) if it is `nil`.
+  @inlinable
+  internal mutating func _restoreElement(_ element: Element?, at offset: Int) {
+    if let element {
+      _checkIDUnchanged(element, at: offset)
+      _elements.append(element)
+      _swapElementWithLast(offset)
+    } else {
+      // Moving the displaced last element back to the end closes the gap in order.
+      if offset < _elements.count {
+        _elements.append(_elements.remove(at: offset))
+      }
+      let id = _removeID(at: offset)
+      _didRemove(id: id, element: nil)
+      _structureDidChange()
+    }
+  }
+
+  /// Swaps `_elements[offset]` with the last element. `offset` must be valid.
+  /// (`ContiguousArray.swapAt` costs several times more than swapping through the buffer.)
+  @inlinable
+  internal mutating func _swapElementWithLast(_ offset: Int) {
+    _elements.withUnsafeMutableBufferPointer { $0.swapAt(offset, $0.count - 1) }
+  }
+
+  /// Replaces the element at `offset` with `element`, which must have the same id.
+  @inlinable
+  internal mutating func _replace(at offset: Int, with element: Element) {
+    var old = element
+    swap(&old, &_elements[offset])
+    _didReplace(old: old, at: offset)
+  }
+
+  /// Stores `element` under `id`: replaces the element with that id, or appends.
+  @inlinable
+  internal mutating func _store(_ element: Element, forID id: ID) {
+    let elementID = _id(element)
+    precondition(elementID == id, Self._idMismatchMessage(subscriptID: id, elementID: elementID))
+    if let offset = _offsets[id] {
+      _replace(at: offset, with: element)
+    } else {
+      append(element)
+    }
+  }
+
+  /// Appends `elements`, trapping on a duplicate id. Calls no hook (for initializers).
+  @inlinable
+  internal mutating func _appendUniqueElements(_ elements: some Sequence<Element>) {
+    reserveCapacity(count + elements.underestimatedCount)
+    for element in elements {
+      let id = _id(element)
+      if !_appendIfAbsent(element, id: id).inserted {
+        preconditionFailure(Self._duplicateIDMessage(id))
+      }
+    }
+  }
+
+  /// Appends `element` (whose id is `id`) unless `id` is already present. Calls no hook.
+  @inlinable
+  @discardableResult
+  internal mutating func _appendIfAbsent(_ element: Element, id: ID) -> (inserted: Bool, index: Int) {
+    let offset = _elements.count
+    if let existing = _offsets.updateValue(offset, forKey: id) {
+      _offsets[id] = existing  // Undo the speculative claim; only on the duplicate path.
+      return (false, existing)
+    }
+    _elements.append(element)
+    _ids.append(id)
+    return (true, offset)
+  }
+
+  /// Removes the id at `offset` from `_ids` and `_offsets`, and re-indexes the ids after it.
+  /// The caller has already removed the element at `offset` from `_elements`.
+  @inlinable
+  internal mutating func _removeID(at offset: Int) -> ID {
+    let id = _ids.remove(at: offset)
+    _offsets[id] = nil
+    _reindex(from: offset)
+    return id
+  }
+
+  /// Rewrites `_offsets` for every id at or after `start`.
+  @inlinable
+  internal mutating func _reindex(from start: Int) {
+    for offset in start..<_ids.count {
+      _offsets[_ids[offset]] = offset
+    }
+  }
+
+  /// Traps unless `element` has the id currently stored at `offset`.
+  @inlinable
+  internal func _checkIDUnchanged(_ element: Element, at offset: Int) {
+    let newID = _id(element)
+    precondition(
+      newID == _ids[offset],
+      Self._idChangedMessage(from: _ids[offset], to: newID, at: offset))
+  }
+}
+
+// MARK: - Diagnostics
+
+extension IdentifiedArray {
+  // Trap and error messages, built only on failure.
+
+  @usableFromInline
+  internal static func _duplicateIDMessage(_ id: ID) -> String {
+    "IdentifiedArray: duplicate id \(String(describing: id))"
+  }
+
+  @usableFromInline
+  internal static func _idChangedMessage(from old: ID, to new: ID, at offset: Int) -> String {
+    "IdentifiedArray: element id changed from \(String(describing: old)) "
+      + "to \(String(describing: new)) at index \(offset)"
+  }
+
+  @usableFromInline
+  internal static func _idMismatchMessage(subscriptID: ID, elementID: ID) -> String {
+    "IdentifiedArray: element id \(String(describing: elementID)) "
+      + "does not match subscript id \(String(describing: subscriptID))"
+  }
+
+  /// A broken storage invariant, as reported by `_checkInvariants()`.
+  internal struct _InvariantViolation: Error, CustomStringConvertible {
+    internal let description: String
+  }
+
+  /// Throws if any of the invariants listed on ``IdentifiedArray`` does not hold. O(*n*).
+  internal func _checkInvariants() throws {
+    guard _elements.count == _ids.count, _ids.count == _offsets.count else {
+      throw _InvariantViolation(
+        description: "counts differ: \(_elements.count) elements, \(_ids.count) ids, "
+          + "\(_offsets.count) offsets")
+    }
+    for (offset, id) in _ids.enumerated() {
+      guard _id(_elements[offset]) == id else {
+        throw _InvariantViolation(description: "stored id \(id) at \(offset) is not the element's id")
+      }
+      guard _offsets[id] == offset else {
+        throw _InvariantViolation(
+          description: "id \(id) at \(offset) is indexed at \(String(describing: _offsets[id]))")
+      }
+    }
+  }
+}
+
+// MARK: - Observation hooks
+
+extension IdentifiedArray {
+  /// Observation hook: the ids, their order or the count changed; runs after every such change.
+  @inlinable
+  internal func _structureDidChange() {}
+
+  /// Observation hook: the element with `id` left the array (`nil` if consumed via `self[id:]`'s `_modify`).
+  @inlinable
+  internal func _didRemove(id: ID, element: Element?) {}
+
+  /// Observation hook: the element at `offset`, previously `old`, was replaced by a set (not in place).
+  @inlinable
+  internal func _didReplace(old: Element, at offset: Int) {}
+}

@@ -1,0 +1,145 @@
+/// Work a reducer asks the store to do after an action: send more actions now, or run
+/// asynchronous work that sends actions back.
+///
+/// ```swift
+/// case .factButtonTapped:
+///   return .run { [count = state.count] send in
+///     let fact = try await factClient.fetch(count)
+///     await send(.factResponse(fact))
+///   }
+///   .cancellable(id: CancelID.fact, cancelInFlight: true)
+/// ```
+///
+/// Effects started by a store are cancelled when the store is released. An error thrown by a
+/// `.run` body is reported (by default to standard error; `TestStore` makes it a test failure)
+/// unless the effect handles it with `catch:`.
+public struct Effect<Action> {
+  @usableFromInline
+  indirect enum Operation {
+    case none
+    case send(Action)
+    case run(TaskPriority?, @Sendable (Send<Action>) async throws -> Void, (@Sendable (any Error, Send<Action>) async -> Void)?)
+    case merge([Effect])
+    case concatenate([Effect])
+    case cancellable(EffectID, cancelInFlight: Bool, Effect)
+    case cancel(EffectID)
+  }
+
+  @usableFromInline let operation: Operation
+
+  @inlinable
+  init(_ operation: Operation) { self.operation = operation }
+
+  /// No effect.
+  @inlinable
+  public static var none: Self { Self(.none) }
+
+  /// Sends `action` to the store right after the current action, before any observer runs.
+  @inlinable
+  public static func send(_ action: Action) -> Self { Self(.send(action)) }
+
+  /// Runs effects at the same time.
+  @inlinable
+  public static func merge(_ effects: [Self]) -> Self {
+    let effects = effects.filter { !$0.isNone }
+    return effects.isEmpty ? .none : Self(.merge(effects))
+  }
+
+  /// Runs effects at the same time.
+  @inlinable
+  public static func merge(_ effects: Self...) -> Self { merge(effects) }
+
+  /// Runs effects one after another, each once the previous one finished.
+  @inlinable
+  public static func concatenate(_ effects: Self...) -> Self {
+    let effects = effects.filter { !$0.isNone }
+    return effects.isEmpty ? .none : Self(.concatenate(effects))
+  }
+
+  /// Cancels the in-flight effects marked with `id`.
+  @inlinable
+  public static func cancel(id: some Hashable & Sendable) -> Self { Self(.cancel(EffectID(id))) }
+
+  /// Marks this effect with `id` so ``cancel(id:)`` can stop it; with `cancelInFlight`, starting it
+  /// first cancels the effects already running under `id` (a newer request replaces an older one).
+  @inlinable
+  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
+    isNone && !cancelInFlight ? self : Self(.cancellable(EffectID(id), cancelInFlight: cancelInFlight, self))
+  }
+
+  @inlinable
+  var isNone: Bool {
+    if case .none = operation { return true }
+    return false
+  }
+
+  /// Transforms the actions this effect sends (how a parent runs a child's effects).
+  public func map<Parent>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
+    switch operation {
+    case .none: return .none
+    case let .send(action): return .send(transform(action))
+    case let .run(priority, body, handler):
+      let mappedBody: @Sendable (Send<Parent>) async throws -> Void = { send in
+        try await body(send.map(transform))
+      }
+      var mappedHandler: (@Sendable (any Error, Send<Parent>) async -> Void)?
+      if let handler {
+        mappedHandler = { error, send in await handler(error, send.map(transform)) }
+      }
+      return Effect<Parent>(.run(priority, mappedBody, mappedHandler))
+    case let .merge(effects): return Effect<Parent>(.merge(effects.map { $0.map(transform) }))
+    case let .concatenate(effects): return Effect<Parent>(.concatenate(effects.map { $0.map(transform) }))
+    case let .cancellable(id, cancelInFlight, effect):
+      return Effect<Parent>(.cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
+    case let .cancel(id): return Effect<Parent>(.cancel(id))
+    }
+  }
+}
+
+extension Effect where Action: Sendable {
+  /// Runs `operation` in a task; it sends actions back through `send`.
+  ///
+  /// - Parameter handler: handles an error thrown by `operation`. Without one, the error is
+  ///   reported (never swallowed).
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil
+  ) -> Self {
+    Self(.run(priority, operation, handler))
+  }
+}
+
+/// Sends actions back to the store from an effect: `await send(.response(value))`.
+///
+/// Sending from a cancelled effect, or after the store is gone, does nothing: the effect's work
+/// was not wanted anymore.
+public struct Send<Action>: Sendable {
+  let send: @MainActor @Sendable (Action) -> Void
+
+  /// A `Send` calling `send`.
+  public init(_ send: @escaping @MainActor @Sendable (Action) -> Void) { self.send = send }
+
+  /// Sends `action` unless the current task is cancelled.
+  @MainActor
+  public func callAsFunction(_ action: Action) {
+    guard !Task.isCancelled else { return }
+    send(action)
+  }
+
+  func map<Child>(_ transform: @escaping @Sendable (Child) -> Action) -> Send<Child> {
+    let send = self.send
+    return Send<Child> { send(transform($0)) }
+  }
+}
+
+extension Effect: @unchecked Sendable where Action: Sendable {}
+
+/// A cancellation id. Made only from `Hashable & Sendable` values, hence `Sendable`.
+@usableFromInline
+struct EffectID: Hashable, @unchecked Sendable {
+  @usableFromInline let base: AnyHashable
+
+  @inlinable
+  init(_ base: some Hashable & Sendable) { self.base = AnyHashable(base) }
+}

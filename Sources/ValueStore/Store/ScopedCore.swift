@@ -1,0 +1,57 @@
+/// A view of a parent core: a child field, an optional child, or one element of a collection.
+///
+/// It owns nothing: reads go through the root (anchored), actions are embedded and sent to the
+/// parent. When the scoped-to value is gone, reads return the last state seen and sends are
+/// dropped with a runtime warning.
+///
+/// Keeping the last state means the scoped value is shared with this copy, so its first write
+/// after each read forks (one extent allocation); only scopes that can disappear pay it.
+@MainActor
+final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
+  let base: any StoreCore<BaseState, BaseAction>
+  let toState: (BaseState) -> State?
+  let fromAction: (Action) -> BaseAction
+  let path: String
+  /// The last state read, for a scope that can disappear (nil for one that cannot).
+  private var last: State?
+  private let canDisappear: Bool
+
+  init(
+    base: any StoreCore<BaseState, BaseAction>,
+    path: String,
+    initial: State,
+    canDisappear: Bool,
+    toState: @escaping (BaseState) -> State?,
+    fromAction: @escaping (Action) -> BaseAction
+  ) {
+    self.base = base
+    self.path = path
+    self.toState = toState
+    self.fromAction = fromAction
+    self.canDisappear = canDisappear
+    self.last = canDisappear ? initial : nil
+    _ = self.last
+  }
+
+  func read<T>(_ body: (State) -> T) -> T {
+    let current = base.read { state -> T? in
+      guard let state = toState(state) else { return nil }
+      if canDisappear { last = state }
+      return body(state)
+    }
+    if let current { return current }
+    return body(last!)
+  }
+
+  var isPresent: Bool { base.read { toState($0) != nil } && base.isPresent }
+
+  func send(_ action: Action) -> StoreTask? {
+    guard isPresent else {
+      RuntimeWarning.report(
+        "\(action) was sent to a store of \(path), whose state no longer exists; the action was ignored."
+      )
+      return nil
+    }
+    return base.send(fromAction(action))
+  }
+}

@@ -1,0 +1,85 @@
+import Observation
+
+/// Runs a feature: holds its state, sends actions through its reducer, runs the effects, and lets
+/// views observe the state field by field.
+///
+/// ```swift
+/// let store = Store(initialState: Counter()) { CounterFeature() }
+/// store.send(.increment)
+/// store.count                      // 1 — a tracked read of one field
+/// let token = store.observe { print(store.count) }
+/// ```
+///
+/// - Sending is never recursive: an action sent while another is processed (by `.send`, an
+///   observer or an effect) is queued and processed after it, in order.
+/// - Observers are notified once per `send`, after the reducer and every action it sent
+///   synchronously, and see the final state.
+/// - Reads through the store (`store.count`, `store.withState { … }`) belong to the store: copies of
+///   its state taken out and mutated never notify its observers.
+/// - Effects are cancelled when the store and its child stores are released.
+/// - Reads inside Observation's `withObservationTracking` are tracked per field (the store is
+///   `Observable`), so SwiftUI views re-render only for the fields they read.
+@MainActor @dynamicMemberLookup
+public final class Store<State, Action: Sendable>: Observable {
+  let core: any StoreCore<State, Action>
+  let registrar = ObservationRegistrar()
+  var bridges: [AnyKeyPath: AnyObject] = [:]
+  var children: [AnyHashable: AnyObject] = [:]
+
+  init(core: any StoreCore<State, Action>) {
+    self.core = core
+  }
+
+  /// A store running `reducer` on `initialState`.
+  public convenience init<R: Reducer>(initialState: State, reducer: R)
+  where R.State == State, R.Action == Action, State: ObservationIdentifiable {
+    self.init(core: RootCore(state: initialState, reducer: reducer))
+  }
+
+  /// A store running the reducers listed in `reducer` on `initialState`.
+  public convenience init(
+    initialState: State,
+    @ReducerBuilder<State, Action> reducer: () -> [Reduce<State, Action>]
+  ) where State: ObservationIdentifiable {
+    self.init(initialState: initialState, reducer: CombineReducers(reducers: reducer()))
+  }
+
+  /// A copy of the current state. Reading further from the copy is tracked like any bare value;
+  /// prefer `store.field` or ``withState(_:)`` in views.
+  public var state: State { withState { $0 } }
+
+  /// Reads the state through the store; tracked reads belong to the store.
+  public func withState<T>(_ body: (State) -> T) -> T { core.read(body) }
+
+  /// A computed property of the state, tracked through the fields it reads.
+  public subscript<T>(dynamicMember keyPath: KeyPath<State, T>) -> T {
+    bridgeAccess(keyPath) { $0[keyPath: keyPath] }
+    return withState { $0[keyPath: keyPath] }
+  }
+
+  /// Sends `action` through the reducer and returns a handle on the effects it started.
+  ///
+  /// Sending to a child store whose state is gone (a removed element) does nothing and reports a
+  /// ``RuntimeWarning``.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    core.send(action) ?? StoreTask(group: nil)
+  }
+
+  /// Whether the state this store shows still exists (false once a scoped-to element is removed).
+  public var isPresent: Bool { core.isPresent }
+
+  /// Runs `apply` now and after every change of what it reads through this store, until the token
+  /// is cancelled or released. See ``observe(_:)``.
+  public func observe(_ apply: @escaping @MainActor () -> Void) -> ObservationToken {
+    ValueStore.observe { MainActor.assumeIsolated(apply) }
+  }
+}
+
+extension Store where State: ObservableState {
+  /// A field of the state, tracked per field.
+  public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
+    bridgeAccess(keyPath) { $0._$fields.read(keyPath) }
+    return withState { $0._$fields.read(keyPath) }
+  }
+}
