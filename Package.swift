@@ -15,6 +15,7 @@ let package = Package(
     .target(name: "StoreTesting", dependencies: ["ValueStore"]),
     .executableTarget(name: "CounterDemo", dependencies: ["ValueStore"]),
     .testTarget(name: "ValueStoreTests", dependencies: ["ValueStore"]),
+    .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ValueStore"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -43,6 +43,11 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     return body(last!)
   }
 
+  var effectErrorHandler: @Sendable (any Error) -> Void {
+    get { base.effectErrorHandler }
+    set { base.effectErrorHandler = newValue }
+  }
+
   var isPresent: Bool { base.read { toState($0) != nil } && base.isPresent }
 
   func send(_ action: Action) -> StoreTask? {

@@ -66,6 +66,13 @@ public final class Store<State, Action: Sendable>: Observable {
     core.send(action) ?? StoreTask(group: nil)
   }
 
+  /// Where errors thrown by this store's effects (without a `catch:`) go; by default a
+  /// ``RuntimeWarning``. `TestStore` turns them into test failures.
+  @_spi(Testing) public var effectErrorHandler: @Sendable (any Error) -> Void {
+    get { core.effectErrorHandler }
+    set { core.effectErrorHandler = newValue }
+  }
+
   /// Whether the state this store shows still exists (false once a scoped-to element is removed).
   public var isPresent: Bool { core.isPresent }
 

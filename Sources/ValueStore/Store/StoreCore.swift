@@ -13,6 +13,8 @@ protocol StoreCore<State, Action>: AnyObject {
   var path: String { get }
   /// False once the scoped-to value is gone.
   var isPresent: Bool { get }
+  /// Where the root's unhandled effect errors go.
+  var effectErrorHandler: @Sendable (any Error) -> Void { get set }
 }
 
 /// The root of a store tree: owns the state, runs reducers, starts and cancels effects.
@@ -40,6 +42,11 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
 
   var path: String { "\(State.self)" }
   var isPresent: Bool { true }
+
+  var effectErrorHandler: @Sendable (any Error) -> Void {
+    get { effects.onError }
+    set { effects.onError = newValue }
+  }
 
   func read<T>(_ body: (State) -> T) -> T { anchored { body(state) } }
 
