@@ -26,7 +26,10 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   ///
   /// - Complexity: O(1)
   @inlinable
-  public var endIndex: Int { _elements.count }
+  public var endIndex: Int {
+    _recordStructureAccess()
+    return _elements.count
+  }
 
   /// The number of elements.
   ///
@@ -34,7 +37,10 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   ///
   /// - Complexity: O(1)
   @inlinable
-  public var count: Int { _elements.count }
+  public var count: Int {
+    _recordStructureAccess()
+    return _elements.count
+  }
 
   /// Whether the array has no elements.
   ///

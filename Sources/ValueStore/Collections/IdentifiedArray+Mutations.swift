@@ -119,7 +119,7 @@ extension IdentifiedArray {
 
   /// Calls the removal hooks for elements that already left the array, in order.
   @inlinable
-  internal func _reportRemoval(ids: some Collection<ID>, elements: some Collection<Element>) {
+  internal mutating func _reportRemoval(ids: some Collection<ID>, elements: some Collection<Element>) {
     guard !ids.isEmpty else { return }
     for (id, element) in zip(ids, elements) {
       _didRemove(id: id, element: element)

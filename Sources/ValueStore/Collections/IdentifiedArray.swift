@@ -69,6 +69,16 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @usableFromInline
   internal var _offsets: [ID: Int]
 
+  /// Records who observes the structure (ids, order, count) and, for elements that are not
+  /// observable themselves, the elements. Copy-on-write like an ``Observed`` value's extent.
+  @usableFromInline
+  internal var _extent: Extent
+
+  /// Whether elements carry their own observation identity (`ObservationIdentifiable`); decided
+  /// once here because a per-access dynamic cast costs tens of nanoseconds.
+  @usableFromInline
+  internal let _observableElements: Bool
+
   /// Creates an empty array whose elements are identified by `id`.
   @inlinable
   internal init(_id id: @escaping (Element) -> ID) {
@@ -76,6 +86,8 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     _elements = []
     _ids = []
     _offsets = [:]
+    _extent = Extent()
+    _observableElements = Element.self is any ObservationIdentifiable.Type
   }
 
   /// Creates an empty array whose elements are identified by the given key path.
@@ -149,7 +161,10 @@ extension IdentifiedArray {
   ///
   /// - Complexity: O(1)
   @inlinable
-  public var ids: ContiguousArray<ID> { _ids }
+  public var ids: ContiguousArray<ID> {
+    _recordStructureAccess()
+    return _ids
+  }
 
   /// The elements, in order.
   ///
@@ -160,7 +175,10 @@ extension IdentifiedArray {
   ///
   /// - Complexity: O(1)
   @inlinable
-  public var elements: ContiguousArray<Element> { _elements }
+  public var elements: ContiguousArray<Element> {
+    _recordStructureAccess()
+    return _elements
+  }
 
   /// Returns the offset of the element with the given id, or `nil` if there is none.
   ///
@@ -169,7 +187,8 @@ extension IdentifiedArray {
   /// - Complexity: O(1)
   @inlinable
   public func index(id: ID) -> Int? {
-    _offsets[id]
+    _recordStructureAccess()
+    return _offsets[id]
   }
 
   /// Returns whether the array contains an element with the given id.
@@ -179,7 +198,8 @@ extension IdentifiedArray {
   /// - Complexity: O(1)
   @inlinable
   public func contains(id: ID) -> Bool {
-    _offsets[id] != nil
+    _recordStructureAccess()
+    return _offsets[id] != nil
   }
 
   /// Accesses the element with the given id, or `nil` if there is none.
@@ -202,7 +222,11 @@ extension IdentifiedArray {
   @inlinable
   public subscript(id id: ID) -> Element? {
     get {
-      guard let offset = _offsets[id] else { return nil }
+      guard let offset = _offsets[id] else {
+        _recordStructureAccess()
+        return nil
+      }
+      _recordElementAccess(at: offset)
       return _elements[offset]
     }
     set {
@@ -238,7 +262,10 @@ extension IdentifiedArray {
   /// - Complexity: O(1)
   @inlinable
   public subscript(position: Int) -> Element {
-    get { _elements[position] }
+    get {
+      _recordElementAccess(at: position)
+      return _elements[position]
+    }
     set {
       _checkIDUnchanged(newValue, at: position)
       _replace(at: position, with: newValue)
@@ -263,7 +290,11 @@ extension IdentifiedArray {
     get { _elements[offset] }
     _modify {
       var element: Element? = _takeElement(at: offset)
-      defer { _restoreElement(element, at: offset) }
+      let before = _elementSlot(element)
+      defer {
+        _reconcileElementSlot(before, element)
+        _restoreElement(element, at: offset)
+      }
       yield &element
     }
   }
@@ -425,20 +456,4 @@ extension IdentifiedArray {
       }
     }
   }
-}
-
-// MARK: - Observation hooks
-
-extension IdentifiedArray {
-  /// Observation hook: the ids, their order or the count changed; runs after every such change.
-  @inlinable
-  internal func _structureDidChange() {}
-
-  /// Observation hook: the element with `id` left the array (`nil` if consumed via `self[id:]`'s `_modify`).
-  @inlinable
-  internal func _didRemove(id: ID, element: Element?) {}
-
-  /// Observation hook: the element at `offset`, previously `old`, was replaced by a set (not in place).
-  @inlinable
-  internal func _didReplace(old: Element, at offset: Int) {}
 }

@@ -70,11 +70,19 @@ public protocol ObservationIdentifiable {
   /// Gives this value an identity of its own if it shares one with another value, so two places
   /// never share observers. Called on a value just assigned into a field. The default does nothing.
   mutating func _makeIdentityUnique()
+
+  /// Adopts forks of values this one contains in slots that no accessor of theirs reconciles
+  /// (the elements of a plain array). Called after every write through a field. The default does
+  /// nothing.
+  func _adoptForks()
 }
 
 extension ObservationIdentifiable {
   @inlinable
   public mutating func _makeIdentityUnique() {}
+
+  @inlinable
+  public func _adoptForks() {}
 }
 
 extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiable {

@@ -130,6 +130,7 @@ extension Observed {
   @inlinable
   func reconcile<T: ObservationIdentifiable>(_ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity) {
     let after = _value[keyPath: keyPath].observationIdentity
+    _value[keyPath: keyPath]._adoptForks()
     if _fastPath(after == before) { return }
     if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
       extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0)

@@ -1,0 +1,52 @@
+import Synchronization
+
+/// A plain array of observable elements observes like an identified array for in-place element
+/// mutation — changing `rows[0].count` notifies the readers of that row's `count`, not the readers
+/// of `rows` — but without an index it pays O(n) per mutation through the field: its identity is a
+/// fingerprint of its elements' identities in order, and forked elements are found by a scan.
+/// Use ``IdentifiedArray`` for large lists.
+extension Array: ObservationIdentifiable where Element: ObservationIdentifiable {
+  /// A fingerprint of the count and each element's identity, in order. A fork counts as the value
+  /// it was forked from, so mutating an element while a snapshot is alive is not a structure change.
+  @inlinable
+  public var observationIdentity: ObservationIdentity {
+    var hasher = Hasher()
+    hasher.combine(count)
+    for element in self {
+      let identity = element.observationIdentity
+      hasher.combine(identity.extent.map { $0.lineageSerial } ?? identity.serial)
+      hasher.combine(identity.tag)
+    }
+    return ObservationIdentity(case: hasher.finalize())
+  }
+
+  @inlinable
+  public func _adoptForks() {
+    for element in self {
+      if let extent = element.observationIdentity.extent,
+        extent.flags.load(ordering: .relaxed) & Extent.isFork != 0
+      {
+        extent.adoptLineage()
+      }
+    }
+  }
+}
+
+extension Extent {
+  /// The serial of the oldest extent this one was forked from (its own if it is not a fork).
+  @usableFromInline
+  var lineageSerial: UInt64 {
+    guard flags.load(ordering: .relaxed) & Extent.isFork != 0 else { return serial }
+    return withRegistry { _ in
+      var node = self
+      while let origin = node.origin { node = origin }
+      return node.serial
+    }
+  }
+
+  /// Adopts this fork into the slot that held the oldest extent of its lineage.
+  @usableFromInline
+  func adoptLineage() {
+    _ = adopt(ancestor: lineageSerial)
+  }
+}

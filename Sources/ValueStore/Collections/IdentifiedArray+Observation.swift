@@ -1,0 +1,167 @@
+import Synchronization
+
+// Observation of an identified array (see Design.md, "Collections"):
+//
+// - Its *structure* — ids, order, count — has its own extent, read by `count`, `ids`, iteration
+//   bounds, `index(id:)`, `contains(id:)`, and written by every structural mutation.
+// - An element that is `ObservationIdentifiable` (an observable struct) keeps its own extent:
+//   reading `rows[id: 1]` records the element's *identity* on it, and each element slot is
+//   reconciled like a parent's field after an in-place mutation (a fork is adopted, a different
+//   value notifies the old element's identity readers). A change inside one row therefore never
+//   notifies other rows or the structure, and costs O(1) whatever the count.
+// - Elements that are not observable are observed together: reading one records `elements` on
+//   the structure's extent, and any element change notifies it.
+
+extension IdentifiedArray: ObservationIdentifiable {
+  @inlinable
+  public var observationIdentity: ObservationIdentity { ObservationIdentity(_extent) }
+
+  @inlinable
+  public mutating func _makeIdentityUnique() {
+    if !isKnownUniquelyReferenced(&_extent) { _extent = Extent.fork(of: _extent) }
+  }
+}
+
+// Key paths are immutable; `nonisolated(unsafe)` only because AnyKeyPath is not marked Sendable.
+extension ObservationChange {
+  /// Reported for a collection's structure (ids, order, count).
+  public nonisolated(unsafe) static let structure: AnyKeyPath = \CollectionFields.structure
+  /// Reported for the elements of a collection whose elements are not observable themselves.
+  public nonisolated(unsafe) static let elements: AnyKeyPath = \CollectionFields.elements
+}
+
+/// Names for what a collection reports, since its structure is not a stored field.
+public struct CollectionFields: Sendable {
+  var structure: Void
+  var elements: Void
+}
+
+extension FieldKey {
+  /// The elements of a collection whose elements are not observable themselves.
+  @usableFromInline static let elements = -3
+}
+
+// MARK: - Reads
+
+extension IdentifiedArray {
+  @inlinable
+  func _recordStructureAccess() {
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+      _extent.recordAccess(.structure, ObservationChange.structure)
+    }
+  }
+
+  @inlinable
+  func _recordElementAccess(at offset: Int) {
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+      if _observableElements, let extent = Self._identity(of: _elements[offset]).extent {
+        extent.recordAccess(.identity, nil)
+      } else {
+        _extent.recordAccess(.elements, ObservationChange.elements)
+      }
+    }
+  }
+
+  @inlinable
+  static func _identity(of element: Element) -> ObservationIdentity {
+    (element as! any ObservationIdentifiable).observationIdentity
+  }
+}
+
+// MARK: - Writes
+
+/// What an element slot held before an in-place mutation.
+@usableFromInline
+struct ElementSlot {
+  @usableFromInline let identity: ObservationIdentity
+  /// Kept only when the element is observed, to notify its readers if it is replaced or removed
+  /// (by then the element itself is gone). Weak: a strong reference would make it look shared.
+  @usableFromInline weak var observed: Extent?
+
+  @inlinable
+  init(_ identity: ObservationIdentity) {
+    self.identity = identity
+    if let extent = identity.extent, extent.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 {
+      observed = extent
+    }
+  }
+}
+
+extension IdentifiedArray {
+  /// Runs after every change of ids, order or count.
+  @inlinable
+  mutating func _structureDidChange() {
+    if isKnownUniquelyReferenced(&_extent) {
+      if _extent.isQuiet { return }
+    } else {
+      _extent = Extent.fork(of: _extent)
+    }
+    _extent.didChange(.structure, ObservationChange.structure)
+    if !_observableElements { _extent.didChange(.elements, ObservationChange.elements) }
+  }
+
+  /// Runs after an element left the array: whoever read it is told it is gone.
+  @inlinable
+  func _didRemove(id: ID, element: Element?) {
+    guard _observableElements, let element, let extent = Self._identity(of: element).extent,
+      !extent.isQuiet
+    else { return }
+    extent.didChange(.identity, nil)
+  }
+
+  /// Runs after the element at `offset` was replaced by a set: the same element written back
+  /// (a fork of it) notifies exactly what changed; a different value notifies the old one's readers.
+  @inlinable
+  mutating func _didReplace(old: Element, at offset: Int) {
+    guard _observableElements else { return _elementsDidChange() }
+    let before = ElementSlot(Self._identity(of: old))
+    var new = _elements[offset] as! any ObservationIdentifiable
+    new._makeIdentityUnique()
+    _elements[offset] = new as! Element
+    _reconcile(before, after: new.observationIdentity)
+  }
+
+  /// The identity of an element about to be mutated in place (nil for elements that are not
+  /// observable, which are observed together).
+  @inlinable
+  func _elementSlot(_ element: Element?) -> ElementSlot? {
+    guard _observableElements, let element else { return nil }
+    return ElementSlot(Self._identity(of: element))
+  }
+
+  /// Reconciles an element slot after an in-place mutation (`element` is nil if it was removed).
+  @inlinable
+  mutating func _reconcileElementSlot(_ before: ElementSlot?, _ element: Element?) {
+    guard let before else {
+      if element != nil { _elementsDidChange() }
+      return
+    }
+    guard let element else {
+      before.observed?.didChange(.identity, nil)
+      return
+    }
+    _reconcile(before, after: Self._identity(of: element))
+  }
+
+  @inlinable
+  func _reconcile(_ before: ElementSlot, after: ObservationIdentity) {
+    if _fastPath(after == before.identity) { return }
+    if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
+      extent.adopt(ancestor: after.tag == before.identity.tag ? before.identity.serial : 0)
+    {
+      return
+    }
+    before.observed?.didChange(.identity, nil)
+  }
+
+  /// Elements that are not observable changed in place.
+  @inlinable
+  mutating func _elementsDidChange() {
+    if isKnownUniquelyReferenced(&_extent) {
+      if _extent.isQuiet { return }
+    } else {
+      _extent = Extent.fork(of: _extent)
+    }
+    _extent.didChange(.elements, ObservationChange.elements)
+  }
+}
