@@ -1,0 +1,100 @@
+/// The child stores of the elements of an identified array, in order: what a list view iterates.
+///
+/// ```swift
+/// for rowStore in store.scope(state: \.rows, action: CasePath(AppAction.rows)) {
+///   render(rowStore.title)
+/// }
+/// ```
+///
+/// Element stores are created on first access, cached by id in the parent store, reused across
+/// collections, and dropped when their element is removed. Accessing one is O(1). Iterating reads
+/// the array's ids (a tracked read of its structure), not its elements.
+@MainActor
+public struct StoreCollection<ID: Hashable & Sendable, State, Action: Sendable>: @MainActor RandomAccessCollection {
+  let ids: ContiguousArray<ID>
+  let cache: ElementStoreCache<ID, State, Action>
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { ids.count }
+
+  /// The store of the element at `position`.
+  public subscript(position: Int) -> Store<State, Action> { cache.store(id: ids[position]) }
+
+  /// The store of the element with `id`, or nil if there is none.
+  public subscript(id id: ID) -> Store<State, Action>? {
+    cache.contains(id) ? cache.store(id: id) : nil
+  }
+}
+
+/// The element stores of one scoped collection, by id.
+@MainActor
+final class ElementStoreCache<ID: Hashable & Sendable, State, Action: Sendable> {
+  private var stores: [ID: Store<State, Action>] = [:]
+  let contains: (ID) -> Bool
+  private let make: (ID) -> Store<State, Action>
+
+  init(contains: @escaping (ID) -> Bool, make: @escaping (ID) -> Store<State, Action>) {
+    self.contains = contains
+    self.make = make
+  }
+
+  func store(id: ID) -> Store<State, Action> {
+    if let store = stores[id] { return store }
+    let store = make(id)
+    stores[id] = store
+    return store
+  }
+
+  /// Drops the stores of removed elements.
+  func prune() {
+    stores = stores.filter { contains($0.key) }
+  }
+
+  var count: Int { stores.count }
+}
+
+extension Store {
+  /// The child stores of the elements of an identified array field.
+  public func scope<ID, ElementState, ElementAction>(
+    state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action: CasePath<Action, IdentifiedAction<ID, ElementAction>>
+  ) -> StoreCollection<ID, ElementState, ElementAction> {
+    let cache = cachedChild(ScopeKey(state: state, action: ElementAction.self)) {
+      elementStoreCache(state: state, action: action)
+    }
+    return StoreCollection(ids: withState { $0[keyPath: state].ids }, cache: cache)
+  }
+
+  private func elementStoreCache<ID, ElementState, ElementAction>(
+    state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action: CasePath<Action, IdentifiedAction<ID, ElementAction>>
+  ) -> ElementStoreCache<ID, ElementState, ElementAction> {
+    let core = self.core
+    let cache = ElementStoreCache<ID, ElementState, ElementAction>(
+      contains: { id in untracked { core.read { $0[keyPath: state].contains(id: id) } } },
+      make: { id in
+        Store<ElementState, ElementAction>(
+          core: ScopedCore(
+            base: core, path: "\(core.path) → \(ElementState.self)[id: \(id)]",
+            initial: core.read { $0[keyPath: state][id: id]! }, canDisappear: true,
+            toState: { $0[keyPath: state][id: id] },
+            fromAction: { action.embed(.element(id: id, action: $0)) }))
+      })
+    pruneOnRemoval(cache, ids: { core.read { _ = $0[keyPath: state].ids } })
+    return cache
+  }
+
+  /// Keeps `cache` free of removed elements: re-arms a tracking of the array's structure.
+  private func pruneOnRemoval<ID, ElementState, ElementAction>(
+    _ cache: ElementStoreCache<ID, ElementState, ElementAction>, ids: @escaping @MainActor () -> Void
+  ) {
+    let weakCache = UncheckedWeak(cache)
+    withTracking(ids) { _ in
+      MainActor.assumeIsolated {
+        guard let cache = weakCache.value else { return }
+        cache.prune()
+        self.pruneOnRemoval(cache, ids: ids)
+      }
+    }
+  }
+}

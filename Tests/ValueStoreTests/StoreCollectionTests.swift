@@ -1,0 +1,131 @@
+import Testing
+@testable import ValueStore
+
+enum RowAction: Equatable, Sendable { case increment, rename(String) }
+enum ListAction: Equatable, Sendable {
+  case rows(IdentifiedAction<Int, RowAction>)
+  case append(Int)
+  case remove(Int)
+  case replace(Row)
+}
+
+@MainActor
+func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
+  Store(initialState: ListState(rows: rows)) {
+    Reduce<ListState, ListAction> { state, action in
+      switch action {
+      case .rows: break
+      case let .append(id): state.rows.append(Row(id: id))
+      case let .remove(id): state.rows.remove(id: id)
+      case let .replace(row): state.rows[id: row.id] = row
+      }
+      return .none
+    }
+    .forEach(\.rows, action: CasePath(ListAction.rows)) {
+      Reduce<Row, RowAction> { row, action in
+        switch action {
+        case .increment: row.count += 1
+        case let .rename(title): row.title = title
+        }
+        return .none
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite struct StoreCollectionTests {
+  @Test func forEachRunsTheElementReducerOnTheNamedElement() {
+    let store = listStore()
+    store.send(.rows(.element(id: 2, action: .increment)))
+    #expect(store.rows[id: 2]?.count == 1)
+    #expect(store.rows[id: 1]?.count == 0)
+  }
+
+  @Test func forEachReportsAnActionForAMissingElement() {
+    let warnings = Warnings()
+    let store = listStore()
+    let before = store.state
+    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+      store.send(.rows(.element(id: 99, action: .increment)))
+    }
+    #expect(store.state == before)
+    #expect(warnings.all == ["forEach received increment for element 99, which is not in the array; ignored."])
+  }
+
+  @Test func elementStoresAreStablePerIDAndGoAwayOnRemoval() {
+    let store = listStore()
+    let rows = store.scope(state: \.rows, action: CasePath(ListAction.rows))
+    #expect(rows.count == 3)
+    let second = rows[1]
+    #expect(second === rows[id: 2])
+    #expect(second === store.scope(state: \.rows, action: CasePath(ListAction.rows))[1])
+    second.send(.increment)
+    #expect(second.count == 1)
+    #expect(store.rows[id: 2]?.count == 1)
+
+    weak var removed = second
+    store.send(.remove(2))
+    #expect(store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 2] == nil)
+    #expect(removed == nil || removed?.isPresent == false)
+  }
+
+  @Test func droppedElementStoresAreReleased() {
+    let store = listStore()
+    weak var weakRow: Store<Row, RowAction>?
+    do {
+      weakRow = store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 3]
+      #expect(weakRow != nil)
+    }
+    store.send(.remove(3))
+    #expect(weakRow == nil)
+  }
+
+  @Test func sendingToARemovedElementsStoreIsReportedAndChangesNothing() {
+    let warnings = Warnings()
+    let store = listStore()
+    let row = store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 1]!
+    store.send(.remove(1))
+    let before = store.state
+    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { row.send(.increment) }
+    #expect(store.state == before)
+    #expect(warnings.all == ["increment was sent to a store of ListState → Row[id: 1], whose state no longer exists; the action was ignored."])
+    #expect(row.id == 1)  // reads return the last state seen
+  }
+
+  @Test func t4_oneRowOfAThousandThroughTheStore() {
+    let store = listStore(rows: 1_000)
+    let rows = store.scope(state: \.rows, action: CasePath(ListAction.rows))
+    let recorders = rows.map { row in tracking { row.count } }
+    store.send(.rows(.element(id: 500, action: .increment)))
+    #expect(recorders.map(\.count).reduce(0, +) == 1)
+    #expect(recorders[499].count == 1)
+  }
+
+  @Test func t8_rowWrittenBackThroughTheStoreNotifiesExactlyItsChanges() {
+    let store = listStore()
+    var copy = store.rows[id: 1]!
+    copy.count = 5
+    let row = store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 1]!
+    let count = tracking { row.count }
+    let title = tracking { row.title }
+    let other = tracking { store.rows[id: 2]?.count }
+    store.send(.replace(copy))
+    #expect(count.count == 1)
+    #expect(title.count == 0)
+    #expect(other.count == 0)
+  }
+
+  @Test func t9_snapshotHeldWhileARowChangesThroughTheStore() {
+    let store = listStore()
+    let count = tracking { store.rows[id: 1]?.count }
+    let other = tracking { store.rows[id: 2]?.count }
+    let structure = tracking { store.rows.count }
+    let snapshot = store.state
+    store.send(.rows(.element(id: 1, action: .increment)))
+    #expect(count.count == 1)
+    #expect(other.count == 0)
+    #expect(structure.count == 0)
+    #expect(snapshot.rows[id: 1]?.count == 0)
+  }
+}
