@@ -47,6 +47,18 @@ import Testing
     #expect(state.numbers.withUnsafeBufferPointer { $0.baseAddress } == before)
   }
 
+  @Test func aBareValueWhoseSnapshotsAreGoneReturnsToTheFastPath() {
+    var state = AppState()
+    for _ in 0..<1_000 {
+      let snapshot = state
+      state.count += 1  // forks: the snapshot shares the extent
+      _ = snapshot
+    }
+    state.count += 1  // the snapshots are gone: their extents are spliced out of the lineage
+    #expect(state._$fields._extent.origin == nil)
+    #expect(state._$fields._extent.isQuiet)
+  }
+
   @Test func untrackedReadsDoNotSubscribe() {
     let root = ObservedRoot(AppState())
     let recorder = tracking {

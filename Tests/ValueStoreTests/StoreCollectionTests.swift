@@ -64,7 +64,7 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     #expect(second.count == 1)
     #expect(store.rows[id: 2]?.count == 1)
 
-    weak var removed = second
+    weak let removed = second
     store.send(.remove(2))
     #expect(store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 2] == nil)
     #expect(removed == nil || removed?.isPresent == false)

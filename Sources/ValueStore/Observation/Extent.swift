@@ -100,11 +100,30 @@ extension Extent {
   /// Records a write of `key` and notifies the observers registered for it.
   @usableFromInline @inline(never)
   func didChange(_ key: FieldKey, _ keyPath: AnyKeyPath?) {
-    let matched = withRegistry { _ in
-      if origin != nil { changes.append(Change(key: key, keyPath: keyPath)) }
+    let matched = withRegistry { garbage in
+      if origin != nil {
+        if !changes.contains(where: { $0.key == key }) { changes.append(Change(key: key, keyPath: keyPath)) }
+        spliceLineage(&garbage)
+      }
       return registrations.matching([Change(key: key, keyPath: keyPath)])
     }
     deliver(matched)
+  }
+
+  /// Drops ancestors that nothing but this lineage holds: no slot holds them, so no slot can adopt
+  /// from them. Their writes move here, so descent from older ancestors still reports them. A bare
+  /// value whose snapshots are gone thereby returns to the fast path, and a lineage never grows
+  /// beyond the ancestors still alive elsewhere. Requires the registry lock.
+  func spliceLineage(_ garbage: inout [AnyObject]) {
+    while let parent = origin, isKnownUniquelyReferenced(&origin) {
+      for change in parent.changes where !changes.contains(where: { $0.key == change.key }) {
+        changes.append(change)
+      }
+      origin = parent.origin
+      garbage.append(parent)
+    }
+    if origin == nil { changes = [] }
+    updateFlags()
   }
 
   /// Reconciles a slot that held the extent with serial `ancestor` and now holds `self`.

@@ -47,6 +47,15 @@ extension ObservableState {
     _modify { yield &_$fields[equatable: keyPath] }
   }
 
+  /// A trivial `Equatable` field: assigning an equal value, or mutating it back to an equal value
+  /// (`count += 0`), notifies nobody.
+  @inlinable
+  public subscript<T: Equatable & BitwiseCopyable>(dynamicMember keyPath: WritableKeyPath<Fields, T>) -> T {
+    get { _$fields.read(keyPath) }
+    set { _$fields[trivial: keyPath] = newValue }
+    _modify { yield &_$fields[trivial: keyPath] }
+  }
+
   /// A field holding observable state (a child, an optional child, a collection, an enum).
   @inlinable
   public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: WritableKeyPath<Fields, T>) -> T {
@@ -58,6 +67,17 @@ extension ObservableState {
   /// Disambiguates observable fields that are also `Equatable`: identity, not equality, decides.
   @inlinable
   public subscript<T: ObservationIdentifiable & Equatable>(
+    dynamicMember keyPath: WritableKeyPath<Fields, T>
+  ) -> T {
+    get { _$fields.read(keyPath) }
+    set { _$fields[slot: keyPath] = newValue }
+    _modify { yield &_$fields[slot: keyPath] }
+  }
+
+  /// Disambiguates trivial observable fields (a payload-less enum conforming to
+  /// `ObservationIdentifiable`): identity decides.
+  @inlinable
+  public subscript<T: ObservationIdentifiable & Equatable & BitwiseCopyable>(
     dynamicMember keyPath: WritableKeyPath<Fields, T>
   ) -> T {
     get { _$fields.read(keyPath) }

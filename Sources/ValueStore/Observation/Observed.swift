@@ -84,9 +84,7 @@ extension Observed {
     }
   }
 
-  /// Writes an `Equatable` field: setting an equal value is not a change (S3), and neither is an
-  /// in-place mutation of a small trivial value that leaves it equal (`count += 0`): such a value
-  /// is mutated as a local copy, which costs nothing, and written back only when it differs.
+  /// Writes an `Equatable` field: setting an equal value is not a change (S3).
   @inlinable
   subscript<T: Equatable>(equatable keyPath: WritableKeyPath<Fields, T>) -> T {
     get { read(keyPath) }
@@ -94,14 +92,26 @@ extension Observed {
       if _value[keyPath: keyPath] == newValue { return }
       self[unconditional: keyPath] = newValue
     }
+    _modify { yield &self[unconditional: keyPath] }
+  }
+
+  /// Writes a trivial `Equatable` field (`Int`, `Bool`, a small enum): an in-place mutation that
+  /// leaves it equal (`count += 0`) is not a change either (S3). The value is mutated as a local
+  /// copy, which costs nothing for a trivial value, and written back only if it differs.
+  ///
+  /// Each accessor has a single `yield`: with two, the compiler stops inlining it and the key
+  /// path is applied at run time (≈140 ns instead of ≈3 ns per `+=`).
+  @inlinable
+  subscript<T: Equatable & BitwiseCopyable>(trivial keyPath: WritableKeyPath<Fields, T>) -> T {
+    get { read(keyPath) }
+    set {
+      if _value[keyPath: keyPath] == newValue { return }
+      self[unconditional: keyPath] = newValue
+    }
     _modify {
-      if _isPOD(T.self) && MemoryLayout<T>.size <= 16 {
-        var value = _value[keyPath: keyPath]
-        yield &value
-        if value != _value[keyPath: keyPath] { self[unconditional: keyPath] = value }
-      } else {
-        yield &self[unconditional: keyPath]
-      }
+      var value = _value[keyPath: keyPath]
+      yield &value
+      if value != _value[keyPath: keyPath] { self[unconditional: keyPath] = value }
     }
   }
 

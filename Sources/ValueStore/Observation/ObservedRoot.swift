@@ -49,8 +49,9 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   /// observers of whatever changed — and only those — are notified.
   @discardableResult
   public func mutate<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    try withTransaction { () throws(E) -> R in
-      try lock.withLock { () throws(E) -> R in try mutateHeld(&storage, body) }
+    let context = ThreadContext.current
+    return try withTransaction(context) { () throws(E) -> R in
+      try lock.withLock { () throws(E) -> R in try mutateHeld(&storage, context, body) }
     }
   }
 }
@@ -71,17 +72,25 @@ func anchored<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
 /// its observers; a different value (`value = Value()`) notifies every observer of the old root.
 func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   _ value: inout Value,
+  _ context: ThreadContext,
   _ body: (inout Value) throws(E) -> R
 ) throws(E) -> R {
-  let context = ThreadContext.current
   let before = value.observationIdentity
+  context.holderDepth += 1
+  guard let extent = before.extent, extent.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 else {
+    // Nobody observes the root itself: only its slot needs reconciling (a fork to adopt).
+    defer {
+      context.holderDepth -= 1
+      reconcileRoot(value.observationIdentity, before: before, previous: nil, orphans: [], context)
+    }
+    return try body(&value)
+  }
   // Weak: a strong reference would make the root look shared and fork on every mutation; this
   // one only lets a replaced-but-alive old root hand over its observers.
-  weak let previous = before.extent
+  weak let previous = extent
   let (outerRoot, outerOrphans) = (context.rootSerial, context.rootOrphans)
   context.rootSerial = before.serial
   context.rootOrphans = []
-  context.holderDepth += 1
   defer {
     context.holderDepth -= 1
     let orphans = context.rootOrphans

@@ -51,8 +51,9 @@ struct Delivery {
 /// Notifies now, or at the end of the open transaction.
 func deliver(_ deliveries: [Delivery]) {
   guard !deliveries.isEmpty else { return }
-  if let transaction = ThreadContext.current.transaction {
-    transaction.pending += deliveries
+  let context = ThreadContext.current
+  if context.transactionDepth > 0 {
+    context.pending += deliveries
   } else {
     fire(deliveries)
   }
@@ -60,6 +61,9 @@ func deliver(_ deliveries: [Delivery]) {
 
 /// Fires each distinct observer once, with all of its changed key paths.
 func fire(_ deliveries: [Delivery]) {
+  if deliveries.count == 1, let delivery = deliveries.first {
+    return delivery.observer.fire(ObservationChange(keyPaths: delivery.keyPath.map { [$0] } ?? []))
+  }
   var order: [Observer] = []
   var keyPaths: [ObjectIdentifier: [AnyKeyPath]] = [:]
   for delivery in deliveries {

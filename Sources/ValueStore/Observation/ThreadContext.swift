@@ -14,8 +14,10 @@ import Synchronization
 final class ThreadContext {
   /// The innermost `withTracking` scope on this thread.
   var scope: TrackingScope?
-  /// The open transaction (`withTransaction` or a holder's mutation), if any.
-  var transaction: Transaction?
+  /// Nesting depth of open transactions (`withTransaction`, holder mutations); 0 when none.
+  var transactionDepth = 0
+  /// Notifications held back until the outermost transaction ends. Reused: one buffer per thread.
+  var pending: [Delivery] = []
   /// Greater than zero while an ``ObservedRoot`` runs a mutation on this thread: forks made then
   /// are reconciled by the slots that hold them, not announced at once.
   var holderDepth = 0

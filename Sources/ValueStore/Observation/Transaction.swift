@@ -1,8 +1,3 @@
-/// The notifications held back until the outermost transaction on this thread ends.
-final class Transaction {
-  var pending: [Delivery] = []
-}
-
 /// Runs `body`, then notifies each affected observer once, with everything it saw change.
 ///
 /// Transactions nest: notifications wait for the outermost one. Observers run on this thread,
@@ -16,14 +11,24 @@ final class Transaction {
 /// }   // an observer of `count` and `name` fires here, once
 /// ```
 public func withTransaction<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-  let context = ThreadContext.current
-  if context.transaction != nil { return try body() }
-  let transaction = Transaction()
-  context.transaction = transaction
+  try withTransaction(ThreadContext.current, body)
+}
+
+/// `withTransaction` on a context the caller already looked up.
+func withTransaction<R, E: Error>(_ context: ThreadContext, _ body: () throws(E) -> R) throws(E) -> R {
+  context.transactionDepth += 1
   defer {
-    context.transaction = nil
-    // Observers that mutate while being notified start their own round.
-    fire(transaction.pending)
+    context.transactionDepth -= 1
+    if context.transactionDepth == 0 && !context.pending.isEmpty {
+      // Observers that mutate while being notified start their own round.
+      var pending: [Delivery] = []
+      swap(&pending, &context.pending)
+      fire(pending)
+      if context.pending.isEmpty {
+        pending.removeAll(keepingCapacity: true)
+        swap(&pending, &context.pending)
+      }
+    }
   }
   return try body()
 }

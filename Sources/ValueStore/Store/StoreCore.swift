@@ -60,13 +60,14 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     defer { isSending = false }
     queue.append((action, nil))
     var direct: EffectGroup?
+    let context = ThreadContext.current
     repeat {
-      withTransaction {
+      withTransaction(context) {
         var index = 0
         while index < queue.count {
           let (action, queued) = queue[index]
           index += 1
-          let effect = mutateHeld(&state) { reducer.reduce(into: &$0, action: action) }
+          let effect = mutateHeld(&state, context) { reducer.reduce(into: &$0, action: action) }
           if effect.isNone { continue }
           let group = queued ?? { direct = direct ?? EffectGroup(); return direct! }()
           effects.start(effect, in: group, send: self.sender) { follow in queue.append((follow, group)) }
