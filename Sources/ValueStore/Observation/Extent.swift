@@ -115,11 +115,14 @@ extension Extent {
   /// value whose snapshots are gone thereby returns to the fast path, and a lineage never grows
   /// beyond the ancestors still alive elsewhere. Requires the registry lock.
   func spliceLineage(_ garbage: inout [AnyObject]) {
-    while let parent = origin, isKnownUniquelyReferenced(&origin) {
+    // Uniqueness first: binding the parent would itself retain it.
+    while isKnownUniquelyReferenced(&origin), let parent = origin {
       for change in parent.changes where !changes.contains(where: { $0.key == change.key }) {
         changes.append(change)
       }
-      origin = parent.origin
+      // Take the grandparent from the parent (only this lineage holds the parent), so that the
+      // grandparent's uniqueness is decided by this lineage alone.
+      origin = parent.origin.take()
       garbage.append(parent)
     }
     if origin == nil { changes = [] }
