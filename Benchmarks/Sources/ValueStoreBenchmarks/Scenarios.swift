@@ -1,0 +1,7 @@
+/// Every scenario, in table order. A new group is a file with an `all` list, added here.
+var allScenarios: [Scenario] {
+  ReadScenarios.all
+    + WriteScenarios.all
+    + TrackingScenarios.all
+    + CopyOnWriteScenarios.all
+}

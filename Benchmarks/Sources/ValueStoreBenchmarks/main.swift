@@ -1,0 +1,25 @@
+import Foundation
+
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+let settings: HarnessSettings = options.quick ? .quick : .full
+let scenarios = allScenarios.filter { scenario in
+  options.filter.map { scenario.name.localizedCaseInsensitiveContains($0) } ?? true
+}
+guard !scenarios.isEmpty else {
+  FileHandle.standardError.write(Data("no scenario matches \"\(options.filter ?? "")\"\n".utf8))
+  exit(1)
+}
+
+let context = MachineContext.current()
+print(context.header)
+print()
+let results = runScenarios(scenarios, settings: settings)
+print(table(results))
+if let path = options.jsonPath {
+  do {
+    try JSONReport(context: context, settings: settings, results: results).write(to: path)
+  } catch {
+    FileHandle.standardError.write(Data("cannot write \(path): \(error)\n".utf8))
+    exit(1)
+  }
+}
