@@ -140,6 +140,23 @@ import Testing
     #expect(root.count == 0)
   }
 
+  @Test func s11_nestedReadsBelongToTheHolderNotToCopies() {
+    let root = ObservedRoot(ListState())
+    let nested = ObservedRoot(AppState())
+    let child = tracking { nested.child.count }
+    let row = tracking { root.rows[id: 1]?.count }
+    var copy = nested.value
+    copy.child.count += 1
+    var rows = root.value
+    rows.rows[id: 1]?.count += 1
+    #expect(child.count == 0)
+    #expect(row.count == 0)
+    nested.mutate { $0.child.count += 1 }
+    root.mutate { $0.rows[id: 1]?.count += 1 }
+    #expect(child.count == 1)
+    #expect(row.count == 1)
+  }
+
   @Test func s11_bare_copyMayNotifyAtMostOnce() {
     let state = AppState()
     let recorder = tracking { state.count }

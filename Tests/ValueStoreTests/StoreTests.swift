@@ -74,6 +74,19 @@ import Testing
     #expect(store.count == 0)
   }
 
+  @Test func s11_mutatingACopyOfTheStoresStateNotifiesNobody() {
+    let store = Store.app()
+    let count = tracking { store.count }
+    let child = tracking { store.child.count }
+    var copy = store.state
+    copy.count += 1
+    copy.child.count += 1
+    #expect(count.count == 0)
+    #expect(child.count == 0)
+    store.send(.child(.increment))
+    #expect(child.count == 1)
+  }
+
   @Test func s12_sendWhileASnapshotIsHeldNotifies() {
     let store = Store.app()
     let recorder = tracking { store.count }

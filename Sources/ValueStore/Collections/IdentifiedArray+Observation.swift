@@ -55,6 +55,8 @@ extension IdentifiedArray {
   func _recordElementAccess(at offset: Int) {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
       if _observableElements, let extent = Self._identity(of: _elements[offset]).extent {
+        // The element is read through the array: anchored if the array is.
+        if _extent.isAnchored.load(ordering: .relaxed) { extent.anchor() }
         extent.recordAccess(.identity, nil)
       } else {
         _extent.recordAccess(.elements, ObservationChange.elements)

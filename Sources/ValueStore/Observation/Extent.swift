@@ -23,6 +23,11 @@ final class Extent: @unchecked Sendable {
   @usableFromInline let serial: UInt64
   /// Lock-free summary read on every write: zero means "nobody to tell, nothing to record".
   @usableFromInline let flags = Atomic<UInt8>(0)
+  /// Set once a tracked read reached this extent through a root holder: the value lives in a
+  /// holder, so reads of it belong to the holder's location even when made on a returned copy
+  /// (`root.child.count` reads `count` on a copy of `child`). Kept apart from `flags` so that it
+  /// never slows writes.
+  @usableFromInline let isAnchored = Atomic<Bool>(false)
 
   var registrations: [Registration] = []
   var origin: Extent?
@@ -151,6 +156,9 @@ extension Extent {
       if let ancestorExtent = node.origin {
         adopted = true
         let copied = copyRegistrations(from: ancestorExtent, anchored: holder ? nil : false)
+        if holder && ancestorExtent.isAnchored.load(ordering: .relaxed) {
+          isAnchored.store(true, ordering: .relaxed)
+        }
         matched = copied.matching(written)
       }
       if let origin { garbage.append(origin) }

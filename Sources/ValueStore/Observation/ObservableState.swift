@@ -59,7 +59,7 @@ extension ObservableState {
   /// A field holding observable state (a child, an optional child, a collection, an enum).
   @inlinable
   public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: WritableKeyPath<Fields, T>) -> T {
-    get { _$fields.read(keyPath) }
+    get { _$fields.readSlot(keyPath) }
     set { _$fields[slot: keyPath] = newValue }
     _modify { yield &_$fields[slot: keyPath] }
   }
@@ -69,7 +69,7 @@ extension ObservableState {
   public subscript<T: ObservationIdentifiable & Equatable>(
     dynamicMember keyPath: WritableKeyPath<Fields, T>
   ) -> T {
-    get { _$fields.read(keyPath) }
+    get { _$fields.readSlot(keyPath) }
     set { _$fields[slot: keyPath] = newValue }
     _modify { yield &_$fields[slot: keyPath] }
   }
@@ -80,7 +80,7 @@ extension ObservableState {
   public subscript<T: ObservationIdentifiable & Equatable & BitwiseCopyable>(
     dynamicMember keyPath: WritableKeyPath<Fields, T>
   ) -> T {
-    get { _$fields.read(keyPath) }
+    get { _$fields.readSlot(keyPath) }
     set { _$fields[slot: keyPath] = newValue }
     _modify { yield &_$fields[slot: keyPath] }
   }

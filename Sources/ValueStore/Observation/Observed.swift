@@ -54,6 +54,18 @@ extension Observed {
     return _value[keyPath: keyPath]
   }
 
+  /// Reads a field holding observable values, anchoring them when this value is read through a
+  /// holder.
+  @inlinable
+  func readSlot<T: ObservationIdentifiable>(_ keyPath: KeyPath<Fields, T>) -> T {
+    let value = _value[keyPath: keyPath]
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+      _ = _extent.recordAccess(
+        .field(keyPath as PartialKeyPath<Fields>), keyPath, child: value.observationIdentity.extent)
+    }
+    return value
+  }
+
   /// Makes the extent this value's own before a write (forking a shared one) and says whether the
   /// write needs bookkeeping afterwards.
   @inlinable
@@ -121,7 +133,7 @@ extension Observed {
   /// else is a replacement that notifies this field's observers.
   @inlinable
   subscript<T: ObservationIdentifiable>(slot keyPath: WritableKeyPath<Fields, T>) -> T {
-    get { read(keyPath) }
+    get { readSlot(keyPath) }
     set {
       _ = prepareToWrite()
       let before = _value[keyPath: keyPath].observationIdentity

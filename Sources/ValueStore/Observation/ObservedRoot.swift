@@ -37,7 +37,7 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
 
   /// Reads through the root; tracked reads are anchored to it.
   public func read<T, E: Error>(_ body: (Value) throws(E) -> T) throws(E) -> T {
-    try lock.withLock { () throws(E) -> T in try anchored { () throws(E) -> T in try body(storage) } }
+    try lock.withLock { () throws(E) -> T in try anchored(storage, body) }
   }
 
   /// Reads a computed property of the value through the root.
@@ -56,13 +56,16 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   }
 }
 
-/// Runs `body` with tracked reads anchored to the enclosing root holder.
-func anchored<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-  guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return try body() }
+/// Runs `body` on a holder's value with tracked reads anchored to the holder.
+func anchored<Value: ObservationIdentifiable, T, E: Error>(
+  _ value: Value, _ body: (Value) throws(E) -> T
+) throws(E) -> T {
+  guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return try body(value) }
+  value.observationIdentity.extent?.anchor()
   let context = ThreadContext.current
   context.anchorDepth += 1
   defer { context.anchorDepth -= 1 }
-  return try body()
+  return try body(value)
 }
 
 /// Runs a root holder's mutation of `value` (the caller owns the storage and the transaction).
@@ -129,5 +132,11 @@ extension ObservedRoot where Value: ObservableState {
   /// anew at every access when it goes through `Value`'s dynamic members).
   public subscript<T>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
     read { $0._$fields.read(keyPath) }
+  }
+
+  /// Reads a field holding observable values through the root; reads made on the returned value
+  /// belong to the root too.
+  public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
+    read { $0._$fields.readSlot(keyPath) }
   }
 }

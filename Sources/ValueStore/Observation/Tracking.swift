@@ -15,9 +15,25 @@ extension Extent {
   /// Records a read in the innermost tracking scope of this thread, if any.
   @usableFromInline @inline(never)
   func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?) {
+    _ = recordAccess(key, keyPath, child: nil)
+  }
+
+  /// Records a read of a field holding an observable value (`child`'s extent): a child read
+  /// through a holder is anchored too, so reads made on it afterwards belong to the holder.
+  @usableFromInline @inline(never)
+  func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, child: Extent?) -> Bool {
     let context = ThreadContext.current
-    guard let scope = context.scope else { return }
-    scope.accesses.append(Access(extent: self, key: key, keyPath: keyPath, anchored: context.anchorDepth > 0))
+    guard let scope = context.scope else { return false }
+    let anchored = context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
+    scope.accesses.append(Access(extent: self, key: key, keyPath: keyPath, anchored: anchored))
+    if anchored, let child { child.anchor() }
+    return anchored
+  }
+
+  /// Marks this extent as living in a holder (see `isAnchored`).
+  @usableFromInline
+  func anchor() {
+    if !isAnchored.load(ordering: .relaxed) { isAnchored.store(true, ordering: .relaxed) }
   }
 }
 

@@ -89,4 +89,10 @@ extension Store where State: ObservableState {
     bridgeAccess(keyPath) { $0._$fields.read(keyPath) }
     return withState { $0._$fields.read(keyPath) }
   }
+
+  /// A field holding observable values; reads made on the returned value belong to the store too.
+  public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
+    bridgeAccess(keyPath) { $0._$fields.readSlot(keyPath) }
+    return withState { $0._$fields.readSlot(keyPath) }
+  }
 }

@@ -48,7 +48,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     set { effects.onError = newValue }
   }
 
-  func read<T>(_ body: (State) -> T) -> T { anchored { body(state) } }
+  func read<T>(_ body: (State) -> T) -> T { anchored(state, body) }
 
   func send(_ action: Action) -> StoreTask? {
     if isSending {
