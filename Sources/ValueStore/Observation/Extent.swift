@@ -199,14 +199,11 @@ extension Extent {
     self.flags.store(flags, ordering: .relaxed)
   }
 
-  /// Registers `observer` for `key`. Requires the registry lock.
+  /// Registers a new observer for `key`; the caller lists this extent in `observer.extents` and
+  /// never registers the same observer and key twice. Requires the registry lock.
   func register(_ observer: Observer, key: FieldKey, keyPath: AnyKeyPath?, anchored: Bool) {
-    if registrations.contains(where: { $0.observer === observer && $0.key == key }) { return }
-    if !observer.extents.contains(where: { $0.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }) {
-      observer.extents.append(.passUnretained(self))
-    }
     registrations.append(Registration(observer: observer, key: key, keyPath: keyPath, anchored: anchored))
-    updateFlags()
+    if registrations.count == 1 { updateFlags() }
   }
 
   /// Notifies every observer of this extent: the value it stood for was replaced.

@@ -75,12 +75,45 @@ func track<T, E: Error>(
   guard !scope.accesses.isEmpty else { return (result, nil) }
   outer?.accesses += scope.accesses
   let observer = Observer(onChange: onChange)
+  let accesses = scope.distinctAccesses()
   withRegistry { _ in
-    for access in scope.accesses {
+    var previous: Extent?
+    for access in accesses {
+      // Accesses come grouped by extent; list each extent once on the observer.
+      if access.extent !== previous { observer.extents.append(.passUnretained(access.extent)) }
+      previous = access.extent
       access.extent.register(observer, key: access.key, keyPath: access.keyPath, anchored: access.anchored)
     }
   }
   return (result, observer)
+}
+
+extension TrackingScope {
+  /// The accesses without repeats, grouped by extent: a closure may read the same field many
+  /// times; registering it once keeps registration and notification proportional to what was read.
+  func distinctAccesses() -> [Access] {
+    if accesses.count <= 16 {
+      var distinct: [Access] = []
+      for access in accesses
+      where !distinct.contains(where: { $0.extent === access.extent && $0.key == access.key }) {
+        distinct.append(access)
+      }
+      return distinct.sorted { ObjectIdentifier($0.extent) < ObjectIdentifier($1.extent) }
+    }
+    var seen = Set<AccessKey>()
+    return accesses.filter { seen.insert(AccessKey($0)).inserted }
+      .sorted { ObjectIdentifier($0.extent) < ObjectIdentifier($1.extent) }
+  }
+}
+
+/// An access's identity, for deduplication.
+struct AccessKey: Hashable {
+  let extent: ObjectIdentifier
+  let key: FieldKey
+  init(_ access: Access) {
+    extent = ObjectIdentifier(access.extent)
+    key = access.key
+  }
 }
 
 /// Runs `body` without recording its reads in any enclosing tracking scope.
