@@ -90,14 +90,19 @@ struct ElementSlot {
 }
 
 extension IdentifiedArray {
+  /// Makes the structure's extent this array's own before recording a write (forking a shared
+  /// one), and says whether there is anything to record.
+  @inlinable
+  mutating func _prepareStructureWrite() -> Bool {
+    if _fastPath(isKnownUniquelyReferenced(&_extent)) { return !_extent.isQuiet }
+    _extent = Extent.fork(of: _extent)
+    return true
+  }
+
   /// Runs after every change of ids, order or count.
   @inlinable
   mutating func _structureDidChange() {
-    if isKnownUniquelyReferenced(&_extent) {
-      if _extent.isQuiet { return }
-    } else {
-      _extent = Extent.fork(of: _extent)
-    }
+    guard _prepareStructureWrite() else { return }
     _extent.didChange(.structure, ObservationChange.structure)
     if !_observableElements { _extent.didChange(.elements, ObservationChange.elements) }
   }
@@ -159,11 +164,7 @@ extension IdentifiedArray {
   /// Elements that are not observable changed in place.
   @inlinable
   mutating func _elementsDidChange() {
-    if isKnownUniquelyReferenced(&_extent) {
-      if _extent.isQuiet { return }
-    } else {
-      _extent = Extent.fork(of: _extent)
-    }
+    guard _prepareStructureWrite() else { return }
     _extent.didChange(.elements, ObservationChange.elements)
   }
 }
