@@ -14,6 +14,8 @@ import Synchronization
 final class ThreadContext {
   /// The innermost `withTracking` scope on this thread.
   var scope: TrackingScope?
+  /// Finished scopes kept for reuse (one per nesting level ever reached).
+  var spareScopes: [TrackingScope] = []
   /// Nesting depth of open transactions (`withTransaction`, holder mutations); 0 when none.
   var transactionDepth = 0
   /// Notifications held back until the outermost transaction ends. Reused: one buffer per thread.

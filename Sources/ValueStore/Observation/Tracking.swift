@@ -64,12 +64,15 @@ func track<T, E: Error>(
 ) throws(E) -> (result: T, observer: Observer?) {
   let context = ThreadContext.current
   let outer = context.scope
-  let scope = TrackingScope()
+  // Scopes are reused: a tracking call then allocates only its observer.
+  let scope = context.spareScopes.popLast() ?? TrackingScope()
   context.scope = scope
   openTrackingScopes.add(1, ordering: .relaxed)
   defer {
     openTrackingScopes.subtract(1, ordering: .relaxed)
     context.scope = outer
+    scope.accesses.removeAll(keepingCapacity: true)
+    context.spareScopes.append(scope)
   }
   let result = try apply()
   guard !scope.accesses.isEmpty else { return (result, nil) }
@@ -92,6 +95,7 @@ extension TrackingScope {
   /// The accesses without repeats, grouped by extent: a closure may read the same field many
   /// times; registering it once keeps registration and notification proportional to what was read.
   func distinctAccesses() -> [Access] {
+    if accesses.count == 1 { return accesses }
     if accesses.count <= 16 {
       var distinct: [Access] = []
       for access in accesses
