@@ -21,12 +21,12 @@ extension Array: ObservationIdentifiable where Element: ObservationIdentifiable 
   }
 
   @inlinable
-  public func _adoptForks() {
+  public func _adoptForks(owner: ObservationIdentity) {
     for element in self {
       if let extent = element.observationIdentity.extent,
         extent.flags.load(ordering: .relaxed) & Extent.isFork != 0
       {
-        extent.adoptLineage()
+        extent.adoptLineage(owner: owner.extent)
       }
     }
   }
@@ -46,7 +46,7 @@ extension Extent {
 
   /// Adopts this fork into the slot that held the oldest extent of its lineage.
   @usableFromInline
-  func adoptLineage() {
-    _ = adopt(ancestor: lineageSerial)
+  func adoptLineage(owner: Extent?) {
+    _ = adopt(ancestor: lineageSerial, owner: owner)
   }
 }

@@ -13,8 +13,9 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   /// A contiguous range of the array's elements.
   public typealias SubSequence = Slice<Self>
 
-  /// An iterator over the elements, in order.
-  public typealias Iterator = IndexingIterator<ContiguousArray<Element>>
+  /// An iterator over the elements, in order. It reads through the array's own subscripts, so
+  /// iterating inside a tracking scope records the structure and each element it yields.
+  public typealias Iterator = IndexingIterator<Self>
 
   /// The offset of the first element: always `0`.
   ///
@@ -49,16 +50,6 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   /// - Complexity: O(1)
   @inlinable
   public var isEmpty: Bool { _elements.isEmpty }
-
-  /// Returns an iterator over the elements, in order.
-  ///
-  ///     for todo in todos { print(todo.title) }
-  ///
-  /// - Complexity: O(1)
-  @inlinable
-  public func makeIterator() -> Iterator {
-    _elements.makeIterator()
-  }
 
   /// Calls `body` with a pointer to the elements' contiguous storage (read-only).
   ///

@@ -109,18 +109,32 @@ extension IdentifiedArray {
 
   /// Runs after an element left the array: whoever read it is told it is gone.
   @inlinable
-  func _didRemove(id: ID, element: Element?) {
+  mutating func _didRemove(id: ID, element: Element?) {
     guard _observableElements, let element, let extent = Self._identity(of: element).extent,
       !extent.isQuiet
     else { return }
-    extent.didChange(.identity, nil)
+    _forkStructureIfShared()
+    extent.didChange(.identity, nil, anchored: _isInHolder)
   }
+
+  /// A shared array is a copy (or has one): giving it its own structure extent before an element
+  /// change lets element adoptions wait on it and tells it apart from the holder's array.
+  @inlinable
+  mutating func _forkStructureIfShared() {
+    if !isKnownUniquelyReferenced(&_extent) { _extent = Extent.fork(of: _extent) }
+  }
+
+  /// Whether this array is the one a holder shows (its structure was read through one), rather
+  /// than a copy: only then are anchored readers of its elements told about removals.
+  @inlinable
+  var _isInHolder: Bool { _extent.isAnchored.load(ordering: .relaxed) && _extent.flags.load(ordering: .relaxed) & Extent.isFork == 0 }
 
   /// Runs after the element at `offset` was replaced by a set: the same element written back
   /// (a fork of it) notifies exactly what changed; a different value notifies the old one's readers.
   @inlinable
   mutating func _didReplace(old: Element, at offset: Int) {
     guard _observableElements else { return _elementsDidChange() }
+    _forkStructureIfShared()
     let before = ElementSlot(Self._identity(of: old))
     var new = _elements[offset] as! any ObservationIdentifiable
     new._makeIdentityUnique()
@@ -131,8 +145,9 @@ extension IdentifiedArray {
   /// The identity of an element about to be mutated in place (nil for elements that are not
   /// observable, which are observed together).
   @inlinable
-  func _elementSlot(_ element: Element?) -> ElementSlot? {
+  mutating func _elementSlot(_ element: Element?) -> ElementSlot? {
     guard _observableElements, let element else { return nil }
+    _forkStructureIfShared()
     return ElementSlot(Self._identity(of: element))
   }
 
@@ -144,7 +159,7 @@ extension IdentifiedArray {
       return
     }
     guard let element else {
-      before.observed?.didChange(.identity, nil)
+      before.observed?.didChange(.identity, nil, anchored: _isInHolder)
       return
     }
     _reconcile(before, after: Self._identity(of: element))
@@ -154,11 +169,11 @@ extension IdentifiedArray {
   func _reconcile(_ before: ElementSlot, after: ObservationIdentity) {
     if _fastPath(after == before.identity) { return }
     if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
-      extent.adopt(ancestor: after.tag == before.identity.tag ? before.identity.serial : 0)
+      extent.adopt(ancestor: after.tag == before.identity.tag ? before.identity.serial : 0, owner: _extent)
     {
       return
     }
-    before.observed?.didChange(.identity, nil)
+    before.observed?.didChange(.identity, nil, anchored: _isInHolder)
   }
 
   /// Elements that are not observable changed in place.

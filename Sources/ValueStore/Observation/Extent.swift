@@ -32,6 +32,9 @@ final class Extent: @unchecked Sendable {
   var registrations: [Registration] = []
   var origin: Extent?
   var changes: [Change] = []
+  /// Forks of children that were mutated inside this unadopted fork: they are adopted when this
+  /// fork is (a copy written back), and forgotten with it (a copy discarded).
+  var pendingAdoptions: [PendingAdoption] = []
 
   @usableFromInline static let hasRegistrations: UInt8 = 1
   @usableFromInline static let isFork: UInt8 = 2
@@ -72,6 +75,12 @@ struct Registration {
   let anchored: Bool
 }
 
+/// A child's fork waiting for its parent fork to be adopted.
+struct PendingAdoption {
+  let child: Extent
+  let ancestor: UInt64
+}
+
 /// A field written on a fork, remembered until the fork is adopted or discarded.
 struct Change {
   let key: FieldKey
@@ -102,73 +111,142 @@ extension Extent {
     return fork
   }
 
-  /// Records a write of `key` and notifies the observers registered for it.
+  /// Records a write of `key` and notifies the observers registered for it (only the un-anchored
+  /// ones when `anchored` is false: the write happened on a copy, not in the holder).
   @usableFromInline @inline(never)
-  func didChange(_ key: FieldKey, _ keyPath: AnyKeyPath?) {
+  func didChange(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool = true) {
     let matched = withRegistry { garbage in
       if origin != nil {
         if !changes.contains(where: { $0.key == key }) { changes.append(Change(key: key, keyPath: keyPath)) }
         spliceLineage(&garbage)
       }
-      return registrations.matching([Change(key: key, keyPath: keyPath)])
+      let change = [Change(key: key, keyPath: keyPath)]
+      return anchored ? registrations.matching(change) : registrations.filter { !$0.anchored }.matching(change)
     }
     deliver(matched)
   }
 
   /// Drops ancestors that nothing but this lineage holds: no slot holds them, so no slot can adopt
-  /// from them. Their writes move here, so descent from older ancestors still reports them. A bare
-  /// value whose snapshots are gone thereby returns to the fast path, and a lineage never grows
-  /// beyond the ancestors still alive elsewhere. Requires the registry lock.
+  /// from them. Their writes move to their child in the lineage, so descent from older ancestors
+  /// still reports them. A bare value whose snapshots are gone thereby returns to the fast path, and
+  /// a lineage never holds more extents than there are values alive that hold them (a live snapshot
+  /// in the middle does not keep the dead ones behind it). Requires the registry lock.
   func spliceLineage(_ garbage: inout [AnyObject]) {
-    // Uniqueness first: binding the parent would itself retain it.
-    while isKnownUniquelyReferenced(&origin), let parent = origin {
-      for change in parent.changes where !changes.contains(where: { $0.key == change.key }) {
-        changes.append(change)
+    var node = self
+    while node.origin != nil {
+      // Uniqueness first: binding the parent would itself retain it.
+      if isKnownUniquelyReferenced(&node.origin), let parent = node.origin {
+        for change in parent.changes where !node.changes.contains(where: { $0.key == change.key }) {
+          node.changes.append(change)
+        }
+        node.pendingAdoptions += parent.pendingAdoptions
+        // Take the grandparent from the parent (only this lineage holds the parent), so that the
+        // grandparent's uniqueness is decided by this lineage alone.
+        node.origin = parent.origin.take()
+        parent.pendingAdoptions = []
+        garbage.append(parent)
+      } else {
+        node = node.origin!
       }
-      // Take the grandparent from the parent (only this lineage holds the parent), so that the
-      // grandparent's uniqueness is decided by this lineage alone.
-      origin = parent.origin.take()
-      garbage.append(parent)
     }
-    if origin == nil { changes = [] }
+    if origin == nil {
+      changes = []
+      pendingAdoptions = []
+    }
     updateFlags()
   }
 
-  /// Reconciles a slot that held the extent with serial `ancestor` and now holds `self`.
+  /// Reconciles a slot that held the extent with serial `ancestor` and now holds `self`; `owner` is
+  /// the extent of the value that contains the slot (nil for a root).
   ///
-  /// If `self` descends from that extent by forks, the slot was mutated in place: the ancestor's
-  /// registrations are copied onto `self` (all of them inside a holder's mutation, the un-anchored
-  /// ones otherwise) and notified of exactly the fields written along the way; returns `true`.
-  /// Otherwise the slot holds a different value; `self` forgets its lineage and `false` tells the
+  /// If `self` descends from that extent by forks, the slot was mutated in place. When the owner is
+  /// itself a fork nobody adopted yet, the slot may belong to a copy: the adoption waits on the
+  /// owner (`pendingAdoptions`) and happens if the owner is adopted, or never if the owner is
+  /// discarded. Otherwise the ancestor's registrations go to `self` (inside a holder's mutation all
+  /// of them, the anchored ones *moved*: the ancestor is no longer the location; outside, only the
+  /// un-anchored ones, copied) and are notified of exactly the fields written along the way, then
+  /// the children waiting on `self` are adopted in turn. Returns `true` in both cases.
+  /// Otherwise the slot holds a different value: `self` forgets its lineage, and `false` tells the
   /// caller to record a change of the slot itself.
   @usableFromInline @inline(never)
-  func adopt(ancestor: UInt64) -> Bool {
+  func adopt(ancestor: UInt64, owner: Extent?) -> Bool {
     let holder = ThreadContext.current.holderDepth > 0
     var adopted = false
     let matched = withRegistry { garbage -> [Delivery] in
-      var written = changes
-      var node = self
-      while let parent = node.origin, parent.serial != ancestor {
-        written += parent.changes
-        node = parent
+      guard let found = lineage(reaching: ancestor) else {
+        forgetLineage(&garbage)
+        return []
       }
-      var matched: [Delivery] = []
-      if let ancestorExtent = node.origin {
-        adopted = true
-        let copied = copyRegistrations(from: ancestorExtent, anchored: holder ? nil : false)
-        if holder && ancestorExtent.isAnchored.load(ordering: .relaxed) {
-          isAnchored.store(true, ordering: .relaxed)
+      adopted = true
+      if let owner, owner.origin != nil {
+        if !owner.pendingAdoptions.contains(where: { $0.child === self }) {
+          owner.pendingAdoptions.append(PendingAdoption(child: self, ancestor: ancestor))
         }
-        matched = copied.matching(written)
+        return []
       }
-      if let origin { garbage.append(origin) }
-      origin = nil
-      changes = []
-      updateFlags()
-      return matched
+      return adoptLocked(found, holder: holder, &garbage)
     }
     deliver(matched)
     return adopted
+  }
+
+  /// The ancestor with serial `serial` and the fields written since it, if `self` descends from it.
+  /// Requires the registry lock.
+  private func lineage(reaching serial: UInt64) -> (ancestor: Extent, written: [Change], nodes: [Extent])? {
+    var written = changes
+    var nodes = [self]
+    var node = self
+    while let parent = node.origin {
+      if parent.serial == serial { return (parent, written, nodes) }
+      written += parent.changes
+      nodes.append(parent)
+      node = parent
+    }
+    return nil
+  }
+
+  /// Adopts `found` (see `adopt`). Requires the registry lock.
+  private func adoptLocked(
+    _ found: (ancestor: Extent, written: [Change], nodes: [Extent]), holder: Bool, _ garbage: inout [AnyObject]
+  ) -> [Delivery] {
+    let copied = copyRegistrations(from: found.ancestor, anchored: holder ? nil : false)
+    if holder {
+      found.ancestor.removeAnchoredRegistrations()
+      if found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
+    }
+    var matched = copied.matching(found.written)
+    let waiting = found.nodes.flatMap(\.pendingAdoptions)
+    for node in found.nodes { node.pendingAdoptions = [] }
+    forgetLineage(&garbage)
+    for pending in waiting {
+      guard let childFound = pending.child.lineage(reaching: pending.ancestor) else {
+        pending.child.forgetLineage(&garbage)
+        continue
+      }
+      matched += pending.child.adoptLocked(childFound, holder: holder, &garbage)
+    }
+    return matched
+  }
+
+  /// Cuts the lineage: this extent stands for a value of its own now. Requires the registry lock.
+  func forgetLineage(_ garbage: inout [AnyObject]) {
+    if let origin { garbage.append(origin) }
+    origin = nil
+    changes = []
+    pendingAdoptions = []
+    updateFlags()
+  }
+
+  /// Removes the anchored registrations: they belong to a location this extent no longer stands
+  /// for. Requires the registry lock.
+  func removeAnchoredRegistrations() {
+    guard registrations.contains(where: \.anchored) else { return }
+    let leaving = registrations.filter(\.anchored)
+    registrations.removeAll(where: \.anchored)
+    for registration in leaving where !registrations.contains(where: { $0.observer === registration.observer }) {
+      registration.observer.forget(self)
+    }
+    updateFlags()
   }
 
   /// Copies `source`'s registrations that are not already here (`anchored` filters by kind, nil

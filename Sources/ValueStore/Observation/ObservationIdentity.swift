@@ -72,9 +72,9 @@ public protocol ObservationIdentifiable {
   mutating func _makeIdentityUnique()
 
   /// Adopts forks of values this one contains in slots that no accessor of theirs reconciles
-  /// (the elements of a plain array). Called after every write through a field. The default does
-  /// nothing.
-  func _adoptForks()
+  /// (the elements of a plain array); `owner` is the identity of the value holding this one.
+  /// Called after every write through a field. The default does nothing.
+  func _adoptForks(owner: ObservationIdentity)
 }
 
 extension ObservationIdentifiable {
@@ -82,7 +82,7 @@ extension ObservationIdentifiable {
   public mutating func _makeIdentityUnique() {}
 
   @inlinable
-  public func _adoptForks() {}
+  public func _adoptForks(owner: ObservationIdentity) {}
 }
 
 extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiable {

@@ -152,10 +152,10 @@ extension Observed {
   @inlinable
   func reconcile<T: ObservationIdentifiable>(_ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity) {
     let after = _value[keyPath: keyPath].observationIdentity
-    _value[keyPath: keyPath]._adoptForks()
+    _value[keyPath: keyPath]._adoptForks(owner: identity)
     if _fastPath(after == before) { return }
     if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
-      extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0)
+      extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0, owner: _extent)
     {
       return
     }

@@ -111,7 +111,7 @@ private func reconcileRoot(
   context.holderDepth += 1
   defer { context.holderDepth -= 1 }
   if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
-    extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0)
+    extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0, owner: nil)
   {
     return
   }

@@ -80,7 +80,9 @@ extension Store {
             toState: { $0[keyPath: state][id: id] },
             fromAction: { action.embed(.element(id: id, action: $0)) }))
       })
-    pruneOnRemoval(cache, ids: { core.read { _ = $0[keyPath: state].ids } })
+    pruneOnRemoval(cache, ids: { [weak core = core as AnyObject] in
+      (core as? any StoreCore<State, Action>)?.read { _ = $0[keyPath: state].ids }
+    })
     return cache
   }
 
@@ -88,12 +90,15 @@ extension Store {
   private func pruneOnRemoval<ID, ElementState, ElementAction>(
     _ cache: ElementStoreCache<ID, ElementState, ElementAction>, ids: @escaping @MainActor () -> Void
   ) {
+    // Weak: this registration lives on the store's own state; holding the store or the cache
+    // from it would keep them alive forever.
     let weakCache = UncheckedWeak(cache)
+    let weakStore = UncheckedWeak(self)
     withTracking(ids) { _ in
       MainActor.assumeIsolated {
-        guard let cache = weakCache.value else { return }
+        guard let cache = weakCache.value, let store = weakStore.value else { return }
         cache.prune()
-        self.pruneOnRemoval(cache, ids: ids)
+        store.pruneOnRemoval(cache, ids: ids)
       }
     }
   }

@@ -1,0 +1,65 @@
+import ValueStore
+
+extension TestStore {
+  /// Checks one action's state change: `updateStateToExpectedResult` applied to `before` must
+  /// give `actual`. See ``Exhaustivity`` for what is checked when exhaustivity is off.
+  func checkStateChange(
+    from before: State,
+    to actual: State,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at site: CallSite
+  ) {
+    var expected = before
+    do {
+      try updateStateToExpectedResult?(&expected)
+    } catch {
+      return site.reportFailure("Threw error: \(error)")
+    }
+    if expected == actual {
+      if updateStateToExpectedResult != nil, exhaustivity == .on, actual == before {
+        site.reportFailure(
+          "Expected state to change, but no change occurred. The trailing closure made no "
+            + "observable modifications to state. If no change to state is expected, omit the "
+            + "trailing closure."
+        )
+      }
+      return
+    }
+    if exhaustivity != .on, let updateStateToExpectedResult {
+      // Only the fields the closure sets are checked: applied to the actual state, it must leave
+      // it unchanged.
+      var expectedGivenActual = actual
+      do {
+        try updateStateToExpectedResult(&expectedGivenActual)
+      } catch {
+        return site.reportFailure("Threw error: \(error)")
+      }
+      guard expectedGivenActual == actual else {
+        return site.reportFailure(stateMismatchMessage(expectedGivenActual, actual))
+      }
+    }
+    reportUnlessExhaustivityOff(at: site) {
+      updateStateToExpectedResult == nil
+        ? differenceMessage(
+          "State was expected not to change, but it did:", expected, actual,
+          firstName: "Expected", secondName: "Actual")
+        : stateMismatchMessage(expected, actual)
+    }
+  }
+
+  /// Reports a failure that only exhaustive tests have: when exhaustivity is off it is skipped,
+  /// or shown as a skipped assertion.
+  func reportUnlessExhaustivityOff(at site: CallSite, _ message: () -> String) {
+    switch exhaustivity {
+    case .on: site.reportFailure(message())
+    case .off(showSkippedAssertions: true): SkippedAssertion.report(message(), site)
+    case .off(showSkippedAssertions: false): break
+    }
+  }
+
+  private func stateMismatchMessage(_ expected: State, _ actual: State) -> String {
+    differenceMessage(
+      "State change does not match expectation:", expected, actual,
+      firstName: "Expected", secondName: "Actual")
+  }
+}

@@ -1,0 +1,175 @@
+import ValueStore
+
+extension TestStore where Action: Equatable {
+  /// Asserts that the store received `expected` from an effect, and how it changed the state.
+  ///
+  /// Received actions are asserted in the order the store processed them. When none is waiting,
+  /// this waits (without polling) until an effect sends one, for up to `timeout`
+  /// (``TestStore/timeout`` when nil). It fails at once when no effect is running that could send
+  /// one.
+  ///
+  /// ```swift
+  /// await store.send(.factButtonTapped)
+  /// await store.receive(.factResponse("1 is a good number.")) {
+  ///   $0.fact = "1 is a good number."
+  /// }
+  /// ```
+  ///
+  /// When the next received action is a different one, the failure shows both:
+  ///
+  /// ```text
+  /// Received unexpected action: …
+  ///
+  ///   − CounterFeature.Action.factResponse("1 is a good number.")
+  ///   + CounterFeature.Action.factResponse("1 is a fine number.")
+  ///
+  /// (Expected: −, Received: +)
+  /// ```
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receiveAction(
+      matching: { $0 == expected },
+      describedAs: { String(customDumping: expected) },
+      mismatch: { received in
+        differenceMessage(
+          "Received unexpected action: …", expected, received,
+          firstName: "Expected", secondName: "Received")
+      },
+      timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+extension TestStore {
+  /// Asserts that the store received an action for which `isMatching` is true, and how it
+  /// changed the state. For actions that are not `Equatable`, or whose payload the test can't
+  /// predict.
+  ///
+  /// ```swift
+  /// await store.receive({ if case .loginResponse(.success) = $0 { true } else { false } }) {
+  ///   $0.isLoggedIn = true
+  /// }
+  /// ```
+  ///
+  /// It waits and fails like the `receive` that takes an `Equatable` action; a different action
+  /// is shown as it is, as there is no expected one to diff it against.
+  public func receive(
+    _ isMatching: (Action) -> Bool,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receiveAction(
+      matching: isMatching,
+      describedAs: { "the predicate" },
+      mismatch: { Self.unexpectedActionMessage($0, expected: "an action matching the predicate") },
+      timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that the store received an action of the case `casePath` embeds, whatever its
+  /// payload, and how it changed the state.
+  ///
+  /// ```swift
+  /// await store.receive(CasePath(CounterFeature.Action.factResponse)) {
+  ///   $0.fact = "1 is a good number."
+  /// }
+  /// ```
+  ///
+  /// It waits and fails like the `receive` that takes an `Equatable` action; a different action
+  /// is shown as it is, as there is no expected one to diff it against.
+  public func receive<Value>(
+    _ casePath: CasePath<Action, Value>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let description = "the case path to \(Value.self)"
+    await receiveAction(
+      matching: { casePath.extract(from: $0) != nil },
+      describedAs: { description },
+      mismatch: { Self.unexpectedActionMessage($0, expected: "an action matching \(description)") },
+      timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Skips the actions received so far: the test won't assert them, and the next assertion starts
+  /// from the state after the last of them.
+  ///
+  /// ```swift
+  /// await store.send(.onAppear)
+  /// await store.skipReceivedActions()   // the analytics actions onAppear sends back
+  /// ```
+  ///
+  /// First lets running effects finish sending what they are about to send.
+  public func skipReceivedActions() async {
+    await effects.settle()
+    skipReceived()
+  }
+
+  /// Moves the asserted state past every received action and forgets them.
+  func skipReceived() {
+    guard let last = log.received.last else { return }
+    assertedState = last.state
+    log.received.removeAll()
+  }
+
+  /// Waits for the next received action and asserts it matches; with exhaustivity off, skips
+  /// received actions that don't match until one does.
+  private func receiveAction(
+    matching isMatching: (Action) -> Bool,
+    describedAs expectation: () -> String,
+    mismatch: (Action) -> String,
+    timeout: Duration?,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at site: CallSite
+  ) async {
+    lastStepSite = site
+    let timeout = timeout ?? self.timeout
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let arrived = await effects.wait(until: deadline) {
+        !log.received.isEmpty || effects.running(includingSkipped: true).isEmpty
+      }
+      guard !log.received.isEmpty else {
+        let reason =
+          arrived ? "no effect is running that could send one" : "didn't get one within \(timeout)"
+        return site.reportFailure(
+          "Expected to receive an action matching \(expectation()), but \(reason).")
+      }
+      let received = log.received.removeFirst()
+      let stateBefore = assertedState
+      assertedState = received.state
+      if isMatching(received.action) {
+        checkStateChange(
+          from: stateBefore, to: received.state, updateStateToExpectedResult, at: site)
+        break
+      }
+      reportUnlessExhaustivityOff(at: site) { mismatch(received.action) }
+      if exhaustivity == .on { break }
+    }
+    await effects.settle()
+  }
+
+  /// The failure for a received action that doesn't match an expectation with no value to diff.
+  private static func unexpectedActionMessage(_ received: Action, expected: String) -> String {
+    "Received unexpected action: …\n\n\(indented(String(customDumping: received)))"
+      + "\n\n(Expected: \(expected))"
+  }
+}

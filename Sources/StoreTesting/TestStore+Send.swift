@@ -1,0 +1,63 @@
+import ValueStore
+
+extension TestStore {
+  /// Sends `action` and asserts how it changes the state.
+  ///
+  /// `updateStateToExpectedResult` receives the state before the action and must turn it into
+  /// the state after it. Prefer setting fields to literal values (`$0.count = 1`) over relative
+  /// changes (`$0.count += 1`): they say what the state is, not how the feature computes it.
+  /// Omit the closure when the action changes nothing.
+  ///
+  /// ```swift
+  /// await store.send(.increment) { $0.count = 1 }
+  /// await store.send(.factButtonTapped)          // changes no state, starts an effect
+  /// ```
+  ///
+  /// On a mismatch the failure shows how the expected state (−) differs from the actual one (+):
+  ///
+  /// ```text
+  /// State change does not match expectation:
+  ///
+  ///     Counter(
+  ///   −   count: 2,
+  ///   +   count: 1,
+  ///       fact: nil
+  ///     )
+  ///
+  /// (Expected: −, Actual: +)
+  /// ```
+  ///
+  /// Actions received from effects must be asserted with `receive` before the next `send`; the
+  /// actions this action sends back with `.send` are received actions too.
+  ///
+  /// A matching send compares the two states with `==` only; nothing is dumped unless it fails.
+  ///
+  /// - Returns: The effects the action started, to cancel them or wait for them.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    lastStepSite = site
+    if !log.received.isEmpty {
+      reportUnlessExhaustivityOff(at: site) {
+        "Must handle \(counted(log.received.count, "received action")) before sending an action: …"
+          + "\n\nUnhandled actions: \(log.receivedActionsDump)"
+      }
+      skipReceived()
+    }
+    let origin = SendOrigin(action: action, site: site)
+    let task = store.send(.sent(action, origin))
+    effects.track(task, from: origin)
+    let stateBefore = assertedState
+    assertedState = log.stateAfterSend
+    checkStateChange(from: stateBefore, to: assertedState, updateStateToExpectedResult, at: site)
+    await effects.settle()
+    return TestStoreTask(task: task, effects: effects, timeout: timeout)
+  }
+}
