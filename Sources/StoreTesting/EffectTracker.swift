@@ -33,9 +33,8 @@ final class EffectTracker {
     }
   }
 
-  /// How long ``settle()`` waits at most. Long enough for a finishing effect to get a thread on a
-  /// loaded machine; short enough not to slow down tests with effects that run on.
-  static let settleTime = Duration.milliseconds(10)
+  /// How many times ``settle()`` yields at most while effects are running.
+  static let settleYields = 20
 
   /// Effects that may still be running, oldest first; finished ones are dropped lazily.
   private var records: [Record] = []
@@ -77,16 +76,20 @@ final class EffectTracker {
     return true
   }
 
-  /// Gives effects that are about to finish the time to, before the test goes on: an effect that
-  /// sent its last action still has to return after the test received the action, and a
-  /// cancelled effect still has to unwind, each on another thread. Without this the test could
-  /// end first and report them as still running.
+  /// Gives effects that are about to finish the chance to, before the test goes on: an effect
+  /// that sent its last action still has to return after the test received the action, and a
+  /// cancelled effect still has to unwind. Without this the test could end first and report them
+  /// as still running.
   ///
-  /// Nothing tells whether a running effect is about to finish or will run on (a timer), so this
-  /// waits for the running effects to finish, but for at most ``settleTime``: it costs nothing
-  /// when none runs, as long as they take when they finish, and ``settleTime`` when one runs on.
+  /// The test store's effects run on the main queue (``MainQueueExecutor``), so yielding lets each
+  /// of them run to its next suspension: this yields while effects run, a bounded number of times
+  /// (an effect that runs on, like a timer, never finishes), and costs nothing when none runs.
   func settle() async {
-    _ = await wait(until: .now + Self.settleTime) { running().isEmpty }
+    var yields = 0
+    while !running().isEmpty && yields < Self.settleYields {
+      await Task.yield()
+      yields += 1
+    }
   }
 
   /// Makes each running effect signal the waiters when it finishes.

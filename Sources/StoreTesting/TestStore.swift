@@ -166,6 +166,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   private init(initialState: State, reducer: Reduce<State, Action>, site: CallSite) {
     let log = ActionLog<State, Action>(initialState: initialState, effects: EffectTracker())
     store = Store(initialState: initialState, reducer: TestReducer(base: reducer, log: log))
+    store.effectExecutor = MainQueueExecutor.shared
     store.effectErrorHandler = { error in
       site.reportFailure(
         "An effect threw an error it did not handle: …\n\n\(indented(String(customDumping: error)))"

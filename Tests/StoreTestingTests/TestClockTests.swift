@@ -1,6 +1,5 @@
 import Dispatch
 import StoreTesting
-import Synchronization
 import Testing
 
 // Tests whose outcome depends on woken tasks running to their next suspension before the clock
@@ -215,28 +214,5 @@ private final class SerialTaskExecutor: TaskExecutor {
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-  }
-}
-
-/// A thread-safe, append-only record of what concurrent tasks observed.
-private final class Log<Value: Sendable>: Sendable {
-  private let storage = Mutex<[Value]>([])
-
-  var values: [Value] {
-    storage.withLock { $0 }
-  }
-
-  func append(_ value: Value) {
-    storage.withLock { $0.append(value) }
-  }
-}
-
-extension TestClock {
-  /// Suspends until `count` tasks are asleep on the clock, so that a test advances the clock
-  /// only once the tasks it started have registered their deadlines.
-  fileprivate func waitForSleepers(_ count: Int) async {
-    while sleeperCount < count {
-      await Task.yield()
-    }
   }
 }

@@ -13,6 +13,9 @@ final class EffectRunner<Action: Sendable> {
   var onError: @Sendable (any Error) -> Void = { error in
     RuntimeWarning.report("An effect threw an error it did not handle: \(error)")
   }
+  /// Where effects run: nil for the global concurrent executor. `TestStore` runs them one job at
+  /// a time on the main queue, so that a test can wait for them deterministically.
+  var executor: (any TaskExecutor)?
 
   /// Starts `effect`. Synchronous parts run now: `.send` calls `follow` (the store queues the action),
   /// `.cancel` cancels. Asynchronous parts become tasks recorded in `group`.
@@ -39,7 +42,7 @@ final class EffectRunner<Action: Sendable> {
     let onError = onError
     let id = running.reserve()
     group.running += 1
-    let task = Task { [weak self] in
+    let task = Task(executorPreference: executor) { @Sendable @MainActor [weak self] in
       await execute(effect, send: send, onError: onError, cancel: { [weak self] id in self?.cancel(id) })
       group.running -= 1
       self?.finished(id)

@@ -48,6 +48,11 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     set { base.effectErrorHandler = newValue }
   }
 
+  var effectExecutor: (any TaskExecutor)? {
+    get { base.effectExecutor }
+    set { base.effectExecutor = newValue }
+  }
+
   var isPresent: Bool { base.read { toState($0) != nil } && base.isPresent }
 
   func send(_ action: Action) -> StoreTask? {

@@ -73,6 +73,14 @@ public final class Store<State, Action: Sendable>: Observable {
     set { core.effectErrorHandler = newValue }
   }
 
+  /// Where this store's effects run; nil (the default) for the global concurrent executor.
+  /// `TestStore` runs them one job at a time on the main queue, interleaved with the main actor's
+  /// jobs, so that yielding lets every effect that can make progress do so.
+  @_spi(Testing) public var effectExecutor: (any TaskExecutor)? {
+    get { core.effectExecutor }
+    set { core.effectExecutor = newValue }
+  }
+
   /// Whether the state this store shows still exists (false once a scoped-to element is removed).
   public var isPresent: Bool { core.isPresent }
 

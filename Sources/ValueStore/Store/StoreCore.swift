@@ -15,6 +15,8 @@ protocol StoreCore<State, Action>: AnyObject {
   var isPresent: Bool { get }
   /// Where the root's unhandled effect errors go.
   var effectErrorHandler: @Sendable (any Error) -> Void { get set }
+  /// Where the root's effects run.
+  var effectExecutor: (any TaskExecutor)? { get set }
 }
 
 /// The root of a store tree: owns the state, runs reducers, starts and cancels effects.
@@ -46,6 +48,11 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   var effectErrorHandler: @Sendable (any Error) -> Void {
     get { effects.onError }
     set { effects.onError = newValue }
+  }
+
+  var effectExecutor: (any TaskExecutor)? {
+    get { effects.executor }
+    set { effects.executor = newValue }
   }
 
   func read<T>(_ body: (State) -> T) -> T { anchored(state, body) }

@@ -1,0 +1,80 @@
+import StoreTesting
+import Testing
+import ValueStore
+
+// The README's `Counter` and `CounterFeature`, verbatim. (ValueStoreTests compiles them too, but
+// that target can't import StoreTesting.)
+
+struct Counter: ObservableState, Equatable {
+  struct Fields: Equatable { var count = 0; var fact: String? }
+  var _$fields = Observed(Fields())
+  var isEven: Bool { self.count.isMultiple(of: 2) }   // tracked through `count` only
+}
+
+struct CounterFeature: Reducer {
+  enum Action: Equatable, Sendable { case increment, factButtonTapped, factResponse(String) }
+  let fact: @Sendable (Int) async throws -> String
+
+  func reduce(into state: inout Counter, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment:
+      state.count += 1
+      return .none
+    case .factButtonTapped:
+      return .run { [count = state.count] send in
+        await send(.factResponse(try await fact(count)))
+      }
+      .cancellable(id: "fact", cancelInFlight: true)
+    case let .factResponse(fact):
+      state.fact = fact
+      return .none
+    }
+  }
+}
+
+// The README's test store example, verbatim from here to the end of the function.
+
+@MainActor @Test func counterFetchesAFact() async {
+  let store = TestStore(initialState: Counter()) {
+    CounterFeature(fact: { "\($0) is a good number." })  // the test's stand-in for the API
+  }
+  await store.send(.increment) { $0.count = 1 }  // the state after the action, exactly
+  await store.send(.factButtonTapped)
+  await store.receive(.factResponse("1 is a good number.")) {  // what the effect sent back
+    $0.fact = "1 is a good number."
+  }
+  // Had the test expected `$0.count = 2`, it would have failed at that line with:
+  //
+  //   State change does not match expectation:
+  //
+  //       Counter(
+  //     −   count: 2,
+  //     +   count: 1,
+  //         fact: nil
+  //       )
+  //
+  //   (Expected: −, Actual: +)
+}
+
+/// Keeps the failure the README shows true.
+@MainActor @Test func counterFailureShownInTheReadme() async {
+  let issues = await recordIssues {
+    let store = TestStore(initialState: Counter()) { CounterFeature(fact: { "\($0)" }) }
+    await store.send(.increment) { $0.count = 2 }
+  }
+
+  #expect(
+    issues.map(\.message) == [
+      """
+      State change does not match expectation:
+
+          Counter(
+        −   count: 2,
+        +   count: 1,
+            fact: nil
+          )
+
+      (Expected: −, Actual: +)
+      """
+    ])
+}
