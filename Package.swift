@@ -16,6 +16,7 @@ let package = Package(
     .executableTarget(name: "CounterDemo", dependencies: ["ValueStore"]),
     .testTarget(name: "ValueStoreTests", dependencies: ["ValueStore"]),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ValueStore"]),
+    .testTarget(name: "CounterDemoTests", dependencies: ["CounterDemo", "StoreTesting", "ValueStore"]),
   ],
   swiftLanguageModes: [.v6]
 )

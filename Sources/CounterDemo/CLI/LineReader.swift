@@ -1,0 +1,93 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A line of input.
+enum InputLine: Equatable, Sendable {
+  /// A line, decoded leniently: invalid UTF-8 becomes U+FFFD, a trailing `\r` is dropped.
+  case text(String)
+  /// A line longer than ``LineReader/maxLineBytes``; only its length is kept.
+  case tooLong(byteCount: Int)
+}
+
+/// Reads lines from a file descriptor as bytes, whatever they are.
+///
+/// Blocking reads run on a dispatch queue, never on the cooperative thread pool, so the main actor
+/// and the effects keep running while an interactive user thinks. A line is read only when asked
+/// for, so piped input is never buffered beyond one line, and a line is never kept beyond
+/// ``maxLineBytes``: a longer one is skipped and reported by length.
+final class LineReader: Sendable {
+  /// The longest line accepted, in bytes.
+  static let maxLineBytes = 4096
+
+  private struct Buffer {
+    var bytes: [UInt8] = []
+    /// Bytes before `start` were consumed.
+    var start = 0
+    var atEnd = false
+  }
+
+  private let descriptor: Int32
+  private let queue = DispatchQueue(label: "CounterDemo.LineReader")
+  /// Touched only on `queue`, so never contended: the mutex just lets the compiler check that.
+  private let buffer = Mutex(Buffer())
+
+  init(descriptor: Int32 = STDIN_FILENO) {
+    self.descriptor = descriptor
+  }
+
+  /// The next line, or nil at the end of input (a read error counts as the end).
+  func next() async -> InputLine? {
+    await withCheckedContinuation { continuation in
+      queue.async { continuation.resume(returning: self.readLine()) }
+    }
+  }
+
+  private func readLine() -> InputLine? {
+    buffer.withLock { buffer in
+      var line: [UInt8] = []
+      var length = 0
+      var sawBytes = false
+      while true {
+        let pending = buffer.bytes[buffer.start...]
+        let newline = pending.firstIndex(of: UInt8(ascii: "\n"))
+        let chunk = pending[..<(newline ?? pending.endIndex)]
+        sawBytes = sawBytes || newline != nil || !chunk.isEmpty
+        length += chunk.count
+        // Past the limit the bytes are only counted, never kept.
+        line = length <= Self.maxLineBytes ? line + chunk : []
+        buffer.start = newline.map { $0 + 1 } ?? pending.endIndex
+        if newline != nil || (buffer.atEnd && sawBytes) { return Self.decode(line, length: length) }
+        if buffer.atEnd { return nil }
+        fill(&buffer)
+      }
+    }
+  }
+
+  /// Replaces the buffer, all consumed, with the next bytes read.
+  private func fill(_ buffer: inout Buffer) {
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count > 0 {
+        buffer.bytes = Array(chunk[..<count])
+        buffer.start = 0
+        return
+      }
+      if count < 0 && errno == EINTR { continue }
+      buffer.atEnd = true
+      return
+    }
+  }
+
+  private static func decode(_ line: [UInt8], length: Int) -> InputLine {
+    guard length <= maxLineBytes else { return .tooLong(byteCount: length) }
+    let bytes = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
+    return .text(String(decoding: bytes, as: UTF8.self))
+  }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// The composition root: options, the mode, the clock, and where input comes from.
+
+let options: Options
+do {
+  options = try Options(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  Terminal.emit("CounterDemo: \(error.message)\n", to: STDERR_FILENO)
+  exit(2)
+}
+
+switch options.mode {
+case .help:
+  Terminal.emit(Options.usage + "\n")
+case .version:
+  Terminal.emit(Options.version + "\n")
+case .run:
+  // A reader that went away (`| head`) must not kill the demo mid-command.
+  signal(SIGPIPE, SIG_IGN)
+  let isInteractive = options.script == nil && Terminal.inputIsTerminal
+  let session = Session(
+    timeline: isInteractive ? RealTimeline() : VirtualTimeline(),
+    isInteractive: isInteractive,
+    trace: options.trace,
+    style: Style(usesColor: Terminal.wantsColor),
+    write: { Terminal.emit($0 + "\n") })
+  if let script = options.script {
+    var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map { InputLine.text(String($0)) }[...]
+    await session.run { lines.popFirst() }
+  } else {
+    let reader = LineReader()
+    await session.run { await reader.next() }
+  }
+}

@@ -1,0 +1,43 @@
+import ValueStore
+
+/// The whole demo: a counter, a timer, number facts and a list of counters.
+struct AppState: ObservableState, Equatable, Sendable {
+  struct Fields: Equatable, Sendable {
+    var counter = Counter()
+    var timer = TimerState()
+    var fact = FactState()
+    var list = CounterListState()
+  }
+  var _$fields = Observed(Fields())
+}
+
+/// Composes the features. Its only dependency is the clock the timer and the fact run on.
+struct AppFeature: Reducer {
+  enum Action: Equatable, Sendable {
+    case counter(CounterFeature.Action)
+    case timer(TimerFeature.Action)
+    case fact(FactFeature.Action)
+    case list(CounterListFeature.Action)
+    /// Asks for a fact about the standalone counter's current count.
+    case factAboutCounter
+  }
+
+  private let body: CombineReducers<AppState, Action>
+
+  init(clock: any Clock<Duration>) {
+    body = CombineReducers {
+      Scope(state: \.counter, action: CasePath(Action.counter)) { CounterFeature() }
+      Scope(state: \.timer, action: CasePath(Action.timer)) { TimerFeature(clock: clock) }
+      Scope(state: \.fact, action: CasePath(Action.fact)) { FactFeature(clock: clock) }
+      Scope(state: \.list, action: CasePath(Action.list)) { CounterListFeature() }
+      Reduce { state, action in
+        guard case .factAboutCounter = action else { return .none }
+        return .send(.fact(.request(state.counter.count)))
+      }
+    }
+  }
+
+  func reduce(into state: inout AppState, action: Action) -> Effect<Action> {
+    body.reduce(into: &state, action: action)
+  }
+}

@@ -1,1 +1,0 @@
-print("usage: CounterDemo (the demo arrives with its own issue)")
