@@ -59,6 +59,17 @@ import Testing
     #expect(state._$fields._extent.isQuiet)
   }
 
+  @Test func mutatingAnObservedRootKeepsItsExtent() {
+    // Forking on every mutation would cost an allocation and a copy of every registration.
+    let root = ObservedRoot(AppState())
+    let token = observe { _ = root.count }
+    let before = root.read { $0._$fields._extent.serial }
+    root.mutate { $0.count += 1 }
+    root.mutate { $0.name = "x" }
+    #expect(root.read { $0._$fields._extent.serial } == before)
+    _ = token
+  }
+
   @Test func untrackedReadsDoNotSubscribe() {
     let root = ObservedRoot(AppState())
     let recorder = tracking {

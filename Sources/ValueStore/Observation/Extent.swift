@@ -30,6 +30,8 @@ final class Extent: @unchecked Sendable {
   @usableFromInline let isAnchored = Atomic<Bool>(false)
 
   var registrations: [Registration] = []
+  /// Deactivated observers still in `registrations` (see `Observer.deactivate`).
+  var inactiveObservers = 0
   var origin: Extent?
   var changes: [Change] = []
   /// Forks of children that were mutated inside this unadopted fork: they are adopted when this
@@ -267,6 +269,19 @@ extension Extent {
     }
     updateFlags()
     return copied
+  }
+
+  /// Counts an observer of this extent as inactive; compacts the table once half of it is.
+  /// Requires the registry lock.
+  func observerDeactivated(_ garbage: inout [AnyObject]) {
+    inactiveObservers += 1
+    guard inactiveObservers * 2 >= registrations.count else { return }
+    for registration in registrations where !registration.observer.isActive {
+      garbage.append(registration.observer)
+    }
+    registrations.removeAll { !$0.observer.isActive }
+    inactiveObservers = 0
+    updateFlags()
   }
 
   /// Recomputes `flags` from the guarded state. Requires the registry lock.

@@ -80,7 +80,10 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
 ) throws(E) -> R {
   let before = value.observationIdentity
   context.holderDepth += 1
-  guard let extent = before.extent, extent.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 else {
+  // No strong reference to the root's extent may live across `body`: it would make the root look
+  // shared, and every mutation would fork it.
+  let observed = before.extent.map { $0.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 } ?? false
+  guard observed else {
     // Nobody observes the root itself: only its slot needs reconciling (a fork to adopt).
     defer {
       context.holderDepth -= 1
@@ -88,9 +91,8 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
     }
     return try body(&value)
   }
-  // Weak: a strong reference would make the root look shared and fork on every mutation; this
-  // one only lets a replaced-but-alive old root hand over its observers.
-  weak let previous = extent
+  // Weak: this one only lets a replaced-but-alive old root hand over its observers.
+  weak let previous = before.extent
   let (outerRoot, outerOrphans) = (context.rootSerial, context.rootOrphans)
   context.rootSerial = before.serial
   context.rootOrphans = []
