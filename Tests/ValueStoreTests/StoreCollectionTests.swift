@@ -42,6 +42,15 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     #expect(store.rows[id: 1]?.count == 0)
   }
 
+  @Test func forEachMutatesTheElementInPlace() {
+    let store = listStore(rows: 10_000)
+    func buffer() -> UnsafePointer<Row>? { store.withState { $0.rows._elements.withUnsafeBufferPointer { $0.baseAddress } } }
+    let before = buffer()
+    store.send(.rows(.element(id: 5_000, action: .increment)))
+    #expect(buffer() == before)
+    #expect(store.rows[id: 5_000]?.count == 1)
+  }
+
   @Test func forEachReportsAnActionForAMissingElement() {
     let warnings = Warnings()
     let store = listStore()
