@@ -15,7 +15,10 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "ValueStoreBenchmarks",
-      dependencies: [.product(name: "ValueStore", package: "ValueStore")]
+      dependencies: [
+        .product(name: "ValueStore", package: "ValueStore"),
+        .product(name: "StoreTesting", package: "ValueStore"),
+      ]
     )
   ],
   swiftLanguageModes: [.v6]

@@ -6,12 +6,15 @@ struct JSONReport: Encodable {
   let samplesPerMeasurement: Int
   let targetSampleMilliseconds: Double
   let results: [ScenarioResult]
+  /// Every goal criterion, checked against this run (see `Goals.swift`).
+  let goals: [GoalCheck]
 
-  init(context: MachineContext, settings: HarnessSettings, results: [ScenarioResult]) {
+  init(context: MachineContext, settings: HarnessSettings, results: [ScenarioResult], goals: [GoalCheck]) {
     self.context = context
     samplesPerMeasurement = settings.samples
     targetSampleMilliseconds = settings.sampleNanoseconds / 1e6
     self.results = results
+    self.goals = goals
   }
 
   func write(to path: String) throws {

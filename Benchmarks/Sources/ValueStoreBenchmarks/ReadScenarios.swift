@@ -12,9 +12,7 @@ enum ReadScenarios {
           for _ in 0..<n { blackHole(state.count) }
         },
         apple: appleRead,
-        plain: Workload("plain.read", setUp: { PlainCounter() }) { plain, n in
-          for _ in 0..<n { blackHole(plain.count) }
-        }
+        plain: plainRead
       ),
       Scenario(
         name: "read, untracked, via root",
@@ -53,13 +51,19 @@ enum ReadScenarios {
     ]
   }
 
-  private static var appleRead: Workload {
+  static var appleRead: Workload {
     Workload("apple.read", setUp: { AppleCounter() }) { object, n in
       for _ in 0..<n { blackHole(object.count) }
     }
   }
 
-  private static var appleTrackedRead: Workload {
+  static var plainRead: Workload {
+    Workload("plain.read", setUp: { PlainCounter() }) { plain, n in
+      for _ in 0..<n { blackHole(plain.count) }
+    }
+  }
+
+  static var appleTrackedRead: Workload {
     Workload("apple.read.tracked", operationsPerIteration: 100) { n in
       for _ in 0..<n {
         let object = AppleCounter()

@@ -4,4 +4,7 @@ var allScenarios: [Scenario] {
     + WriteScenarios.all
     + TrackingScenarios.all
     + CopyOnWriteScenarios.all
+    + CollectionScenarios.all
+    + StoreScenarios.all
+    + TestingScenarios.all
 }

@@ -46,7 +46,9 @@ private func nanoseconds(_ value: Double) -> String {
   switch value {
   case ..<10: String(format: "%.2f", value)
   case ..<100: String(format: "%.1f", value)
-  default: String(format: "%.0f", value)
+  case ..<10_000: String(format: "%.0f", value)
+  // Grouped, so that a 10k-row dump's 120,000,000 ns reads at a glance.
+  default: Int(value.rounded()).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
   }
 }
 

@@ -15,9 +15,12 @@ print(context.header)
 print()
 let results = runScenarios(scenarios, settings: settings)
 print(table(results))
+let goalChecks = checkGoals(results)
+print()
+print(goalsTable(goalChecks))
 if let path = options.jsonPath {
   do {
-    try JSONReport(context: context, settings: settings, results: results).write(to: path)
+    try JSONReport(context: context, settings: settings, results: results, goals: goalChecks).write(to: path)
   } catch {
     FileHandle.standardError.write(Data("cannot write \(path): \(error)\n".utf8))
     exit(1)
