@@ -124,10 +124,11 @@ extension IdentifiedArray {
     if !isKnownUniquelyReferenced(&_extent) { _extent = Extent.fork(of: _extent) }
   }
 
-  /// Whether this array is the one a holder shows (its structure was read through one), rather
-  /// than a copy: only then are anchored readers of its elements told about removals.
+  /// Whether readers anchored to a holder are told about an element leaving this array. Always:
+  /// the array cannot tell here whether it is the holder's (forked because a copy exists) or a
+  /// copy, and a lost notification is worse than a spurious one (known limit B9).
   @inlinable
-  var _isInHolder: Bool { _extent.isAnchored.load(ordering: .relaxed) && _extent.flags.load(ordering: .relaxed) & Extent.isFork == 0 }
+  var _isInHolder: Bool { true }
 
   /// Runs after the element at `offset` was replaced by a set: the same element written back
   /// (a fork of it) notifies exactly what changed; a different value notifies the old one's readers.

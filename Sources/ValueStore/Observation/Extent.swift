@@ -30,8 +30,6 @@ final class Extent: @unchecked Sendable {
   @usableFromInline let isAnchored = Atomic<Bool>(false)
 
   var registrations: [Registration] = []
-  /// Deactivated observers still in `registrations` (see `Observer.deactivate`).
-  var inactiveObservers = 0
   var origin: Extent?
   var changes: [Change] = []
   /// Forks of children that were mutated inside this unadopted fork: they are adopted when this
@@ -153,7 +151,7 @@ extension Extent {
     }
     if origin == nil {
       changes = []
-      pendingAdoptions = []
+      dropPendingAdoptions(&garbage)
     }
     updateFlags()
   }
@@ -218,6 +216,7 @@ extension Extent {
     }
     var matched = copied.matching(found.written)
     let waiting = found.nodes.flatMap(\.pendingAdoptions)
+    garbage += waiting.map(\.child)
     for node in found.nodes { node.pendingAdoptions = [] }
     forgetLineage(&garbage)
     for pending in waiting {
@@ -235,8 +234,15 @@ extension Extent {
     if let origin { garbage.append(origin) }
     origin = nil
     changes = []
-    pendingAdoptions = []
+    dropPendingAdoptions(&garbage)
     updateFlags()
+  }
+
+  /// Forgets the children waiting on this fork, releasing them only after the lock (their
+  /// deinitializers take it). Requires the registry lock.
+  func dropPendingAdoptions(_ garbage: inout [AnyObject]) {
+    garbage += pendingAdoptions.map(\.child)
+    pendingAdoptions = []
   }
 
   /// Removes the anchored registrations: they belong to a location this extent no longer stands
@@ -269,19 +275,6 @@ extension Extent {
     }
     updateFlags()
     return copied
-  }
-
-  /// Counts an observer of this extent as inactive; compacts the table once half of it is.
-  /// Requires the registry lock.
-  func observerDeactivated(_ garbage: inout [AnyObject]) {
-    inactiveObservers += 1
-    guard inactiveObservers * 2 >= registrations.count else { return }
-    for registration in registrations where !registration.observer.isActive {
-      garbage.append(registration.observer)
-    }
-    registrations.removeAll { !$0.observer.isActive }
-    inactiveObservers = 0
-    updateFlags()
   }
 
   /// Recomputes `flags` from the guarded state. Requires the registry lock.

@@ -13,13 +13,14 @@ final class Observer: @unchecked Sendable {
     self.onChange = onChange
   }
 
-  /// Stops this observer. Its registrations stay in the extents' tables, skipped by every reader,
-  /// until a table is half inactive and compacts: removing them one by one would scan a table of
-  /// N observers N times. Requires the registry lock.
+  /// Removes every registration of this observer, so tables return to empty (S19). Requires the
+  /// registry lock.
   func deactivate(_ garbage: inout [AnyObject]) {
     isActive = false
     for extent in extents {
-      extent.takeUnretainedValue().observerDeactivated(&garbage)
+      let extent = extent.takeUnretainedValue()
+      extent.registrations.removeAll { $0.observer === self }
+      extent.updateFlags()
     }
     extents.removeAll()
     garbage.append(self)

@@ -1,0 +1,165 @@
+/// SplitMix64: tiny, fast, and the same sequence on every platform (so a printed seed replays).
+struct RelRandom {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  mutating func int(_ range: ClosedRange<Int>) -> Int {
+    range.lowerBound + Int(next() % UInt64(range.count))
+  }
+
+  mutating func pick<T>(_ choices: [T]) -> T { choices[int(0...choices.count - 1)] }
+
+  mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
+
+  /// The seed of the `index`-th sequence of a run started from `base`.
+  static func sequenceSeed(base: UInt64, index: Int) -> UInt64 {
+    var random = RelRandom(seed: base &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D)
+    return random.next()
+  }
+}
+
+/// Generates operation sequences. Small domains (ids 1–4, deltas −1…2, three titles) on purpose:
+/// equal writes, absent ids, no-op sorts and copies written back twice must be frequent.
+struct RelGenerator {
+  /// Which read styles observers use (`.scoped` only makes sense for stores).
+  var styles: [RelReadStyle] = [.chain, .anchored]
+  /// Whether loops (`observe`) are generated; bare values use one-shot tracking only.
+  var loops = true
+
+  private static let ids = [1, 2, 3, 4]
+  private static let deltas = [-1, 0, 1, 2]
+  private static let titles = ["", "a", "b"]
+
+  func sequence(seed: UInt64) -> [RelOp] {
+    var random = RelRandom(seed: seed)
+    var ops: [RelOp] = []
+    // Most sequences start from a populated state, so that paths into it exist.
+    if random.chance(70) {
+      ops.append(.mutate([.rowsAppend(1), .rowsAppend(2), .rowsAppend(3), .optionalNew(0), .modeNew(0)]))
+    }
+    for _ in 0..<random.int(6...22) {
+      if random.chance(8) {
+        ops += roundTrip(&random)
+      } else {
+        ops.append(op(&random))
+      }
+    }
+    return ops
+  }
+
+  /// Copy out, edit the copy, write it back: the write-back scenario (S13, T8) as three operations.
+  func roundTrip(_ r: inout RelRandom) -> [RelOp] {
+    let k = r.int(0...RelCopies.slots - 1)
+    let part = part(&r)
+    let writeBack: RelStep =
+      switch part {
+      case .root: .rootFromCopy(k)
+      case .child: .childFromCopy(k)
+      case .optional: .optionalFromCopy(k)
+      case .modePayload: .modeFromCopy(k)
+      case .row: .rowSetCopy(k)
+      case .rows: .rowsFromCopy(k)
+      }
+    let edits = (0..<r.int(1...2)).map { _ in RelOp.editCopy(k, editStep(&r)) }
+    return [.copyOut(k, part)] + edits + [.mutate([writeBack])]
+  }
+
+  func op(_ r: inout RelRandom) -> RelOp {
+    switch r.int(0...99) {
+    case 0..<34: return .mutate((0..<(r.chance(75) ? 1 : r.int(2...3))).map { _ in step(&r) })
+    case 34..<40: return .transaction((0..<r.int(2...3)).map { _ in (0..<r.int(1...2)).map { _ in step(&r) } })
+    case 40..<47: return .snapshot(r.int(0...RelCopies.snapshotSlots - 1))
+    case 47..<50: return .dropSnapshot(r.int(0...RelCopies.snapshotSlots - 1))
+    case 50..<60: return .copyOut(r.int(0...RelCopies.slots - 1), part(&r))
+    case 60..<68: return .editCopy(r.int(0...RelCopies.slots - 1), editStep(&r))
+    case 68..<72: return .thaw(r.int(0...RelCopies.snapshotSlots - 1), editStep(&r))
+    case 72..<74: return .dropCopy(r.int(0...RelCopies.slots - 1))
+    case 74..<96: return .track(observer(&r))
+    default: return .cancel(r.int(0...3))
+    }
+  }
+
+  func part(_ r: inout RelRandom) -> RelPart {
+    let id = r.pick(Self.ids)
+    return r.pick([.root, .root, .child, .child, .optional, .modePayload, .row(id), .row(id), .rows])
+  }
+
+  func observer(_ r: inout RelRandom) -> RelObserverSpec {
+    let paths = (0..<(r.chance(60) ? 1 : r.int(2...3))).map { _ in path(&r) }
+    return RelObserverSpec(paths: paths, style: r.pick(styles), isLoop: loops && r.chance(30))
+  }
+
+  func path(_ r: inout RelRandom) -> RelPath {
+    let id = r.pick(Self.ids)
+    return r.pick([
+      .count, .isEven, .name, .child, .childCount, .childCount, .childTitle, .optional, .optionalCount,
+      .mode, .modeCount, .rows, .rowsCount, .rowsContains(id), .rowCount(id), .rowCount(id), .rowTitle(id),
+      .rowsMap, .rowsLoop,
+    ])
+  }
+
+  /// A step on the observed value.
+  func step(_ r: inout RelRandom) -> RelStep {
+    let (d, s, id, k) = (r.pick(Self.deltas), r.pick(Self.titles), r.pick(Self.ids), r.int(0...RelCopies.slots - 1))
+    switch r.int(0...99) {
+    case 0..<6: return .addCount(d)
+    case 6..<9: return .setName(s)
+    case 9..<14: return .childAdd(d)
+    case 14..<16: return .childTitle(s)
+    case 16..<17: return .childAppendTitle(s)
+    case 17..<19: return r.chance(50) ? .childNew(r.pick([0, 1])) : .childReset
+    case 19..<22: return .childViaCopy(d)
+    case 22..<23: return .childCopyDiscarded(d)
+    case 23..<27: return .childFromCopy(k)
+    case 27..<28: return .childFromOptional
+    case 28..<30: return .optionalNil
+    case 30..<32: return .optionalNew(r.pick([0, 1]))
+    case 32..<35: return .optionalAdd(d)
+    case 35..<36: return .optionalTitle(s)
+    case 36..<37: return .optionalFromChild
+    case 37..<39: return .optionalFromCopy(k)
+    case 39..<40: return .modeIdle
+    case 40..<42: return .modeNew(r.pick([0, 1]))
+    case 42..<45: return .modeAdd(d)
+    case 45..<46: return .modeFromChild
+    case 46..<47: return .modeFromCopy(k)
+    case 47..<51: return .rowsAppend(id)
+    case 51..<52: return .rowsInsert(id, at: r.int(0...4))
+    case 52..<53: return .rowsAppendCopy(k)
+    case 53..<56: return r.chance(70) ? .rowsRemove(id) : .rowsSetNil(id)
+    case 56..<63: return .rowAdd(id, d)
+    case 63..<65: return .rowTitle(id, s)
+    case 65..<67: return .rowSetNew(id, r.pick([0, 1]))
+    case 67..<70: return .rowSetCopy(k)
+    case 70..<72: return .rowsMove(r.int(0...4), to: r.int(0...5))
+    case 72..<73: return .rowsSwap(r.int(0...4), r.int(0...4))
+    case 73..<75: return r.chance(50) ? .rowsSortByCount : .rowsSortByID(descending: r.chance(50))
+    case 75..<76: return .rowsRemoveOdd
+    case 76..<77: return .rowsRebuilt
+    case 77..<80: return .rowsFromCopy(k)
+    case 80..<85: return .rootCopyDiscarded(editStep(&r))
+    case 85..<88: return .rootReset
+    case 88..<94: return .rootFromCopy(k)
+    default: return .rootFromSnapshot(r.int(0...RelCopies.snapshotSlots - 1))
+    }
+  }
+
+  /// A step that edits a copy: it names no other copy (the copies are being edited in place).
+  func editStep(_ r: inout RelRandom) -> RelStep {
+    let (d, s, id) = (r.pick(Self.deltas), r.pick(Self.titles), r.pick(Self.ids))
+    return r.pick([
+      .addCount(d), .setName(s), .childAdd(d), .childAdd(d), .childTitle(s), .childAppendTitle(s), .childNew(0),
+      .optionalAdd(d), .optionalNil, .modeAdd(d), .rowAdd(id, d), .rowAdd(id, d), .rowTitle(id, s),
+      .rowsAppend(id), .rowsRemove(id), .rowsSortByID(descending: true), .rowSetNew(id, 0),
+    ])
+  }
+}

@@ -1,0 +1,92 @@
+/// How an observer reads its paths.
+enum RelReadStyle: Hashable, Sendable {
+  /// `root.child.count`: the first field through the holder's accessor, the rest on the copy it
+  /// returned (the style of the README and the doc comments; anchored by marking since 4876e57).
+  case chain
+  /// `root.read { $0.child.count }` / `store.withState { … }`: every read anchored to the holder.
+  case anchored
+  /// Through child stores (`store.scope(state: \.child, …).count`, a row's store); anchored
+  /// elsewhere. Stores only.
+  case scoped
+}
+
+struct RelObserverSpec: Hashable, Sendable, CustomStringConvertible {
+  var paths: [RelPath]
+  var style: RelReadStyle
+  /// `observe { }` (re-tracks after each change, cancellable) rather than one-shot `withTracking`.
+  var isLoop: Bool
+
+  var description: String {
+    "\(isLoop ? "observe" : "withTracking") \(style) { \(paths.map(\.description).joined(separator: ", ")) }"
+  }
+}
+
+/// Which part of the observed value a copy is taken of.
+enum RelPart: Hashable, Sendable, CustomStringConvertible {
+  case root, child, optional, modePayload, row(Int), rows
+
+  var description: String {
+    switch self {
+    case .root: "state"
+    case .child: "state.child"
+    case .optional: "state.optional"
+    case .modePayload: "state.mode.editing"
+    case let .row(id): "state.rows[id: \(id)]"
+    case .rows: "state.rows"
+    }
+  }
+}
+
+/// One operation of a randomized sequence.
+enum RelOp: Hashable, Sendable, CustomStringConvertible {
+  /// One mutation of the observed value (a holder's `mutate`, a store's `send`, or plain writes to
+  /// a bare variable, in a transaction when there are several).
+  case mutate([RelStep])
+  /// Several mutations inside one `withTransaction` (for a store: actions sent synchronously by one).
+  case transaction([[RelStep]])
+  case snapshot(Int), dropSnapshot(Int)
+  /// Takes a copy out of the observed value (`copies[k] = root.value.child`).
+  case copyOut(Int, RelPart)
+  /// Mutates a copy in place, outside any mutation of the observed value.
+  case editCopy(Int, RelStep)
+  /// Mutates a snapshot in place, outside any mutation.
+  case thaw(Int, RelStep)
+  case dropCopy(Int)
+  case track(RelObserverSpec)
+  /// Cancels the n-th `observe` subscription (modulo their number).
+  case cancel(Int)
+
+  var description: String {
+    switch self {
+    case let .mutate(steps): "mutate { \(steps.map(\.description).joined(separator: "; ")) }"
+    case let .transaction(groups):
+      "withTransaction { "
+        + groups.map { "mutate { \($0.map(\.description).joined(separator: "; ")) }" }.joined(separator: "; ") + " }"
+    case let .snapshot(k): "snapshots[\(k)] = state"
+    case let .dropSnapshot(k): "snapshots[\(k)] = nil"
+    case let .copyOut(k, part): "copies[\(k)] = \(part)"
+    case let .editCopy(k, step): "copies[\(k)]: \(step)"
+    case let .thaw(k, step): "snapshots[\(k)]: \(step)"
+    case let .dropCopy(k): "copies[\(k)] = nil"
+    case let .track(spec): "\(spec)"
+    case let .cancel(n): "cancel observe #\(n)"
+    }
+  }
+
+  /// The steps the operation runs on the observed value.
+  var steps: [RelStep] {
+    switch self {
+    case let .mutate(steps): steps
+    case let .transaction(groups): groups.flatMap { $0 }
+    default: []
+    }
+  }
+
+  /// Whether the operation mutates a copy of the observed value (S11: a bare value may notify).
+  var mutatesACopy: Bool {
+    switch self {
+    case .editCopy, .thaw: true
+    default: steps.contains(where: \.mutatesACopy)
+    }
+  }
+}

@@ -1,0 +1,201 @@
+import Foundation
+@testable import ValueStore
+
+/// One write statement of a mutation (one step of a transaction), in readable form.
+///
+/// Offsets (`at:`, `move`, `swap`) are taken modulo the current count, so any step applies to any
+/// state; steps naming an absent id or an empty copy slot do what the library does for them.
+indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
+  case addCount(Int), setName(String)
+  case childAdd(Int), childTitle(String), childAppendTitle(String), childNew(Int), childReset
+  /// `var c = state.child; c.count += d; state.child = c`
+  case childViaCopy(Int)
+  /// `var c = state.child; c.count += d` — the copy is discarded (S11)
+  case childCopyDiscarded(Int)
+  case childFromCopy(Int), childFromOptional
+  case optionalNil, optionalNew(Int), optionalAdd(Int), optionalTitle(String), optionalFromChild, optionalFromCopy(Int)
+  case modeIdle, modeNew(Int), modeAdd(Int), modeFromChild, modeFromCopy(Int)
+  case rowsAppend(Int), rowsInsert(Int, at: Int), rowsAppendCopy(Int), rowsRemove(Int), rowsSetNil(Int)
+  case rowAdd(Int, Int), rowTitle(Int, String), rowSetNew(Int, Int), rowSetCopy(Int)
+  case rowsMove(Int, to: Int), rowsSwap(Int, Int), rowsSortByID(descending: Bool), rowsSortByCount
+  case rowsRemoveOdd, rowsRebuilt, rowsFromCopy(Int)
+  /// `var c = state; <step on c>` — the copy is discarded (S11)
+  case rootCopyDiscarded(RelStep)
+  case rootReset, rootFromCopy(Int), rootFromSnapshot(Int)
+
+  var description: String {
+    switch self {
+    case let .addCount(d): "count += \(d)"
+    case let .setName(s): "name = \"\(s)\""
+    case let .childAdd(d): "child.count += \(d)"
+    case let .childTitle(s): "child.title = \"\(s)\""
+    case let .childAppendTitle(s): "child.title += \"\(s)\""
+    case let .childNew(c): "child = Child(count: \(c))"
+    case .childReset: "child.reset()"
+    case let .childViaCopy(d): "var c = child; c.count += \(d); child = c"
+    case let .childCopyDiscarded(d): "var c = child; c.count += \(d) (discarded)"
+    case let .childFromCopy(k): "child = copies[\(k)]"
+    case .childFromOptional: "if let o = optional { child = o }"
+    case .optionalNil: "optional = nil"
+    case let .optionalNew(c): "optional = Child(count: \(c))"
+    case let .optionalAdd(d): "optional?.count += \(d)"
+    case let .optionalTitle(s): "optional?.title = \"\(s)\""
+    case .optionalFromChild: "optional = child"
+    case let .optionalFromCopy(k): "optional = copies[\(k)]"
+    case .modeIdle: "mode = .idle"
+    case let .modeNew(c): "mode = .editing(Child(count: \(c)))"
+    case let .modeAdd(d): "mode.modifyEditing { $0.count += \(d) }"
+    case .modeFromChild: "mode = .editing(child)"
+    case let .modeFromCopy(k): "mode = .editing(copies[\(k)])"
+    case let .rowsAppend(id): "rows.append(Row(id: \(id)))"
+    case let .rowsInsert(id, at): "rows.insert(Row(id: \(id)), at: \(at) % (count + 1))"
+    case let .rowsAppendCopy(k): "rows.append(copies[\(k)])"
+    case let .rowsRemove(id): "rows.remove(id: \(id))"
+    case let .rowsSetNil(id): "rows[id: \(id)] = nil"
+    case let .rowAdd(id, d): "rows[id: \(id)]?.count += \(d)"
+    case let .rowTitle(id, s): "rows[id: \(id)]?.title = \"\(s)\""
+    case let .rowSetNew(id, c): "rows[id: \(id)] = Row(id: \(id), count: \(c))"
+    case let .rowSetCopy(k): "rows[id: copies[\(k)].id] = copies[\(k)]"
+    case let .rowsMove(from, to): "rows.move(fromOffsets: [\(from) % count], toOffset: \(to) % (count + 1))"
+    case let .rowsSwap(i, j): "rows.swapAt(\(i) % count, \(j) % count)"
+    case let .rowsSortByID(descending): "rows.sort { $0.id \(descending ? ">" : "<") $1.id }"
+    case .rowsSortByCount: "rows.sort { $0.count < $1.count }"
+    case .rowsRemoveOdd: "rows.removeAll { $0.count is odd }"
+    case .rowsRebuilt: "rows = IdentifiedArray(uniqueElements: rows.elements)"
+    case let .rowsFromCopy(k): "rows = copies[\(k)]"
+    case let .rootCopyDiscarded(step): "var c = state; c: \(step) (discarded)"
+    case .rootReset: "state = State()"
+    case let .rootFromCopy(k): "state = copies[\(k)]"
+    case let .rootFromSnapshot(k): "state = snapshots[\(k)]"
+    }
+  }
+
+  /// Whether the step mutates a copy of the observed value (where a bare value may notify, S11).
+  var mutatesACopy: Bool {
+    switch self {
+    case .childViaCopy, .childCopyDiscarded, .rootCopyDiscarded, .modeAdd: true
+    default: false
+    }
+  }
+
+  /// Whether the step replaces the whole value (a bare variable cannot notify that: known limit).
+  var replacesTheRoot: Bool {
+    switch self {
+    case .rootReset, .rootFromCopy, .rootFromSnapshot: true
+    case let .rootCopyDiscarded(step): step.replacesTheRoot
+    default: false
+    }
+  }
+}
+
+/// A value kept outside the observed state: a copy of all of it, or of one of its parts. At most one
+/// field is set. Separate optionals (not an enum) so a copy can be edited in place, staying uniquely
+/// referenced like a local variable would.
+struct RelCopy {
+  var root: RelState?
+  var child: RelChild?
+  var row: RelRow?
+  var rows: IdentifiedArrayOf<RelRow>?
+}
+
+/// The library side's copies and snapshots, shared with a store's reducer.
+final class RelCopies: @unchecked Sendable {
+  static let slots = 3
+  static let snapshotSlots = 2
+  var copies = Array(repeating: RelCopy(), count: slots)
+  var snapshots: [RelState?] = Array(repeating: nil, count: snapshotSlots)
+}
+
+// MARK: - Library
+
+extension RelStep {
+  /// Runs the step on a library value.
+  func apply(to state: inout RelState, _ env: RelCopies) {
+    switch self {
+    case let .addCount(d): state.count += d
+    case let .setName(s): state.name = s
+    case let .childAdd(d): state.child.count += d
+    case let .childTitle(s): state.child.title = s
+    case let .childAppendTitle(s): state.child.title += s
+    case let .childNew(c): state.child = RelChild(count: c)
+    case .childReset: state.child.reset()
+    case let .childViaCopy(d):
+      var copy = state.child
+      copy.count += d
+      state.child = copy
+    case let .childCopyDiscarded(d):
+      var copy = state.child
+      copy.count += d
+      _ = copy
+    case let .childFromCopy(k): if let c = env.copies[k].child { state.child = c }
+    case .childFromOptional: if let o = state.optional { state.child = o }
+    case .optionalNil: state.optional = nil
+    case let .optionalNew(c): state.optional = RelChild(count: c)
+    case let .optionalAdd(d): state.optional?.count += d
+    case let .optionalTitle(s): state.optional?.title = s
+    case .optionalFromChild: state.optional = state.child
+    case let .optionalFromCopy(k): if let c = env.copies[k].child { state.optional = c }
+    case .modeIdle: state.mode = .idle
+    case let .modeNew(c): state.mode = .editing(RelChild(count: c))
+    case let .modeAdd(d): state.mode.modifyEditing { $0.count += d }
+    case .modeFromChild: state.mode = .editing(state.child)
+    case let .modeFromCopy(k): if let c = env.copies[k].child { state.mode = .editing(c) }
+    case let .rowSetCopy(k): if let r = env.copies[k].row { state.rows[id: r.id] = r }
+    case let .rowsAppendCopy(k): if let r = env.copies[k].row { state.rows.append(r) }
+    case let .rowsFromCopy(k): if let r = env.copies[k].rows { state.rows = r }
+    case .rowsRebuilt: state.rows = IdentifiedArray(uniqueElements: state.rows.elements)
+    case .rowsAppend, .rowsInsert, .rowsRemove, .rowsSetNil, .rowAdd, .rowTitle, .rowSetNew, .rowsMove,
+      .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd:
+      applyToRows(&state.rows)
+    case let .rootCopyDiscarded(step):
+      var copy = state
+      step.apply(to: &copy, env)
+      _ = copy
+    case .rootReset: state = RelState()
+    case let .rootFromCopy(k): if let s = env.copies[k].root { state = s }
+    case let .rootFromSnapshot(k): if let s = env.snapshots[k] { state = s }
+    }
+  }
+
+  /// The collection steps, on any identified array of rows (the state's, or a copy of it).
+  func applyToRows(_ rows: inout IdentifiedArrayOf<RelRow>) {
+    switch self {
+    case let .rowsAppend(id): rows.append(RelRow(id: id))
+    case let .rowsInsert(id, at): rows.insert(RelRow(id: id), at: at % (rows.count + 1))
+    case let .rowsRemove(id): rows.remove(id: id)
+    case let .rowsSetNil(id): rows[id: id] = nil
+    case let .rowAdd(id, d): rows[id: id]?.count += d
+    case let .rowTitle(id, s): rows[id: id]?.title = s
+    case let .rowSetNew(id, c): rows[id: id] = RelRow(id: id, count: c)
+    case let .rowsMove(from, to):
+      guard !rows.isEmpty else { return }
+      rows.move(fromOffsets: [from % rows.count], toOffset: to % (rows.count + 1))
+    case let .rowsSwap(i, j):
+      guard !rows.isEmpty else { return }
+      rows.swapAt(i % rows.count, j % rows.count)
+    case let .rowsSortByID(descending): rows.sort { descending ? $0.id > $1.id : $0.id < $1.id }
+    case .rowsSortByCount: rows.sort { $0.count < $1.count }
+    case .rowsRemoveOdd: rows.removeAll { !$0.count.isMultiple(of: 2) }
+    default: break
+    }
+  }
+
+  /// The field steps, on a copy of a child or of a row.
+  func applyToChild(_ child: inout RelChild) {
+    switch self {
+    case let .childAdd(d), let .rowAdd(_, d): child.count += d
+    case let .childTitle(s), let .rowTitle(_, s): child.title = s
+    case let .childAppendTitle(s): child.title += s
+    default: break
+    }
+  }
+
+  func applyToRow(_ row: inout RelRow) {
+    switch self {
+    case let .childAdd(d), let .rowAdd(_, d): row.count += d
+    case let .childTitle(s), let .rowTitle(_, s): row.title = s
+    case let .childAppendTitle(s): row.title += s
+    default: break
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import Foundation
+@testable import ValueStore
+
+/// What the randomized runner drives: an observed `RelState` behind a holder, a store, or in a bare
+/// variable, with copies kept beside it.
+protocol RelTarget: AnyObject {
+  var env: RelCopies { get }
+  /// Bare values have the weaker contract (never lost; a mutated copy may notify, S11).
+  var isBare: Bool { get }
+  /// A copy of the current value.
+  var current: RelState { get }
+  func mutate(_ steps: [RelStep])
+  /// Runs the groups as one transaction; `beforeEnd` runs inside it, after the last group.
+  func transaction(_ groups: [[RelStep]], beforeEnd: () -> Void)
+  /// Installs an observer; returns what it read, and the token of an `observe` loop.
+  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?)
+}
+
+/// Holds what an `observe` loop read on its first run.
+final class RelReadBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [String] = []
+  var value: [String] {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}
+
+// MARK: - Holder
+
+final class RelHolderTarget: RelTarget {
+  let root = ObservedRoot(RelState())
+  let env = RelCopies()
+  var isBare: Bool { false }
+  var current: RelState { root.value }
+
+  func mutate(_ steps: [RelStep]) {
+    let env = env
+    root.mutate { state in
+      for step in steps { step.apply(to: &state, env) }
+    }
+  }
+
+  func transaction(_ groups: [[RelStep]], beforeEnd: () -> Void) {
+    withTransaction {
+      for group in groups { mutate(group) }
+      beforeEnd()
+    }
+  }
+
+  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
+    let root = root
+    let read: @Sendable () -> [String] = {
+      if spec.style == .chain {
+        let fields = RelRootFields(root)
+        return spec.paths.map { $0.read(fields) }
+      }
+      return root.read { state in
+        let fields = RelRootFields(state)
+        return spec.paths.map { $0.read(fields) }
+      }
+    }
+    if spec.isLoop {
+      let box = RelReadBox()
+      let token = observe {
+        box.value = read()
+        fires.tick()
+      }
+      return (box.value, token)
+    }
+    return (withTracking(read) { _ in fires.tick() }, nil)
+  }
+}
+
+// MARK: - Bare
+
+/// A bare value: no holder, mutated in place (in a transaction when a mutation has several steps).
+/// One-shot observers only: an `observe` loop would re-read the variable from inside its own write.
+final class RelBareTarget: RelTarget {
+  var state = RelState()
+  let env = RelCopies()
+  var isBare: Bool { true }
+  var current: RelState { state }
+
+  func mutate(_ steps: [RelStep]) {
+    if steps.count == 1 {
+      steps[0].apply(to: &state, env)
+    } else {
+      withTransaction {
+        for step in steps { step.apply(to: &state, env) }
+      }
+    }
+  }
+
+  func transaction(_ groups: [[RelStep]], beforeEnd: () -> Void) {
+    withTransaction {
+      for step in groups.joined() { step.apply(to: &state, env) }
+      beforeEnd()
+    }
+  }
+
+  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
+    let read = withTracking {
+      let fields = RelRootFields(state)
+      return spec.paths.map { $0.read(fields) }
+    } onChange: { _ in
+      fires.tick()
+    }
+    return (read, nil)
+  }
+}
+
+// MARK: - Store
+
+enum RelNoAction: Sendable { case none }
+
+enum RelAction: Sendable {
+  case steps([RelStep])
+  /// Sends one `.steps` per group synchronously: one transaction.
+  case batch([[RelStep]])
+  case child(RelNoAction)
+  case rows(IdentifiedAction<Int, RelNoAction>)
+}
+
+/// A store whose reducer runs the steps. Not main-actor isolated itself (the runner is generic);
+/// it must be used on the main thread, which every method asserts.
+final class RelStoreTarget: RelTarget, @unchecked Sendable {
+  let env = RelCopies()
+  let store: Store<RelState, RelAction>
+  var isBare: Bool { false }
+
+  init() {
+    let env = env
+    store = MainActor.assumeIsolated {
+      Store(initialState: RelState()) {
+        Reduce<RelState, RelAction> { state, action in
+          switch action {
+          case let .steps(steps):
+            for step in steps { step.apply(to: &state, env) }
+            return .none
+          case let .batch(groups):
+            return .merge(groups.map { .send(.steps($0)) })
+          case .child, .rows:
+            return .none
+          }
+        }
+      }
+    }
+  }
+
+  var current: RelState { MainActor.assumeIsolated { store.state } }
+
+  func mutate(_ steps: [RelStep]) { MainActor.assumeIsolated { _ = store.send(.steps(steps)) } }
+
+  /// The batch is one transaction; observers cannot be inspected from inside it.
+  func transaction(_ groups: [[RelStep]], beforeEnd: () -> Void) {
+    MainActor.assumeIsolated { _ = store.send(.batch(groups)) }
+  }
+
+  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
+    MainActor.assumeIsolated {
+      let read = reader(spec)
+      if spec.isLoop {
+        let box = RelReadBox()
+        let token = store.observe {
+          box.value = read()
+          fires.tick()
+        }
+        return (box.value, token)
+      }
+      return (withTracking { read() } onChange: { _ in fires.tick() }, nil)
+    }
+  }
+
+  @MainActor
+  private func reader(_ spec: RelObserverSpec) -> @MainActor () -> [String] {
+    let store = store
+    switch spec.style {
+    case .chain:
+      return {
+        let fields = RelRootFields(
+          count: { MainActor.assumeIsolated { store.count } }, isEven: { MainActor.assumeIsolated { store.isEven } },
+          name: { MainActor.assumeIsolated { store.name } }, child: { MainActor.assumeIsolated { store.child } },
+          optional: { MainActor.assumeIsolated { store.optional } }, mode: { MainActor.assumeIsolated { store.mode } },
+          rows: { MainActor.assumeIsolated { store.rows } })
+        return spec.paths.map { $0.read(fields) }
+      }
+    case .anchored:
+      return { spec.paths.map { path in store.withState { path.read(RelRootFields($0)) } } }
+    case .scoped:
+      // Child stores are made here, outside the tracked closure: making them reads the state.
+      let child = store.scope(state: \.child, action: CasePath(RelAction.child))
+      let rows = store.scope(state: \.rows, action: CasePath(RelAction.rows))
+      let reads: [@MainActor () -> String] = spec.paths.map { path in
+        switch path {
+        case .child: return { child.withState { relDescribe($0) } }
+        case .childCount: return { "\(child.count)" }
+        case .childTitle: return { child.title }
+        case let .rowCount(id):
+          if let row = rows[id: id] { return { row.isPresent ? "\(row.count)" : "nil" } }
+        case let .rowTitle(id):
+          if let row = rows[id: id] { return { row.isPresent ? row.title : "nil" } }
+        default: break
+        }
+        return { store.withState { path.read(RelRootFields($0)) } }
+      }
+      return { reads.map { $0() } }
+    }
+  }
+}
