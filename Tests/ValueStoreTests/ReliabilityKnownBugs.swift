@@ -17,7 +17,6 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// inside a discarded copy under it, which B9 still affects.)
   static let open: Set<RelKnownBug> = [
     .writeBackAfterAssignment, .enumPayloadSharesExtent, .copyRemovalNotifies, .copyOfParentNotifies,
-    .trackingRacesAMutation,
   ]
 
   /// B1: writing back a copy of the *root* (`root.value = copy`) reports only the root's own fields;
@@ -52,7 +51,8 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// read (strongly) until it registers, after the closure: a concurrent write sees the extent as
   /// shared, forks it, and the holder adopts the fork before the observer is registered; the
   /// observer then registers on the abandoned extent, which dies — it never runs again (lost).
-  /// Not steered: the randomized runs are single-threaded.
+  /// Fixed: a read remembers its extent's `moves`; a registration that arrives after a move fires
+  /// at once. Fixing it exposed B14. Not steered: the randomized runs are single-threaded.
   case trackingRacesAMutation
   /// B11: `store.scope(state: \.rows, action:)` arms `pruneOnRemoval`, an observer registered on the
   /// store's own state whose `onChange` holds the store (and whose `ids` closure holds its core): the
@@ -70,6 +70,12 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// lock and re-enters it: every thread blocks on the registry. Reproduced by
   /// `ReliabilityRaceTests` (off by default: a hang cannot be a known issue). Not steered.
   case deactivationDeadlocksWithAConcurrentWrite
+  /// B14: `spliceLineage` dropped a dead ancestor even when it had registrations its descendant
+  /// lacked — made between a holder's fork and its adoption (another thread registering, or a
+  /// snapshot released in the middle of a mutation): the adoption could not find the ancestor and
+  /// they were lost. Found by `ReliabilityRaceTests` once B10 was fixed; regression tests in
+  /// `RegistrationWindowTests`. Not steered.
+  case splicedAncestorLosesRegistrations
 
   /// Where an edit of a copy applies.
   enum CopyLocation { case copy(Int), snapshot(Int) }

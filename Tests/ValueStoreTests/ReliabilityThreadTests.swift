@@ -31,12 +31,8 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
 /// Concurrency: copies of one value on several threads, tracking on several threads, cancellation
 /// from other threads, one holder mutated from several threads. Synchronised only by the library's
 /// own locks and the start gates. Run under the thread sanitizer with
-/// `swift test --sanitize=thread --filter Reliability`.
-///
-/// These variants avoid two known bugs that no `withKnownIssue` can contain (see
-/// `ReliabilityRaceTests`): tracking while another thread mutates what is being tracked (B10, lost)
-/// and notifying or cancelling observers of a holder while another thread mutates it (B13,
-/// deadlock). So observers here run or are cancelled only while no other thread mutates their holder.
+/// `swift test --sanitize=thread --filter Reliability` (`.ci/run` does). Observers here run or are
+/// cancelled while no other thread mutates their holder; `ReliabilityRaceTests` has them race.
 @Suite(.timeLimit(.minutes(10))) struct ReliabilityThreadTests {
   static let threads = 4
 

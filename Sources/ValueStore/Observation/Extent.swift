@@ -28,6 +28,12 @@ final class Extent: @unchecked Sendable {
   /// (`root.child.count` reads `count` on a copy of `child`). Kept apart from `flags` so that it
   /// never slows writes.
   @usableFromInline let isAnchored = Atomic<Bool>(false)
+  /// Counts the times this extent's registrations were carried to another extent: the low half
+  /// when a holder moved its anchored ones (the location moved on), the high half when un-anchored
+  /// ones were copied (a bare fork, any adoption). A tracked read remembers it; a registration that
+  /// arrives after such a move missed it, so it fires at once instead of waiting on an extent that
+  /// nobody will write again (B10: a mutation between a tracked read and its registration).
+  let moves = Atomic<UInt32>(0)
 
   var registrations: [Registration] = []
   var origin: Extent?
@@ -38,6 +44,15 @@ final class Extent: @unchecked Sendable {
 
   @usableFromInline static let hasRegistrations: UInt8 = 1
   @usableFromInline static let isFork: UInt8 = 2
+
+  /// `moves` increments and masks: anchored registrations moved, un-anchored ones copied.
+  static let anchoredMove: UInt32 = 0x0000_0001
+  static let unanchoredMove: UInt32 = 0x0001_0000
+
+  /// The half of `moves` that concerns an anchored or an un-anchored registration.
+  func moves(anchored: Bool) -> UInt32 {
+    moves.load(ordering: .relaxed) & (anchored ? 0x0000_FFFF : 0xFFFF_0000)
+  }
 
   @inlinable
   init() {
@@ -102,6 +117,7 @@ extension Extent {
     withRegistry { _ in
       fork.origin = origin
       var flags = Extent.isFork
+      if bare { origin.moves.add(Extent.unanchoredMove, ordering: .relaxed) }
       if bare && !origin.registrations.isEmpty {
         fork.copyRegistrations(from: origin, anchored: false)
         if !fork.registrations.isEmpty { flags |= Extent.hasRegistrations }
@@ -126,8 +142,8 @@ extension Extent {
     deliver(matched)
   }
 
-  /// Drops ancestors that nothing but this lineage holds: no slot holds them, so no slot can adopt
-  /// from them. Their writes move to their child in the lineage, so descent from older ancestors
+  /// Drops ancestors that nothing but this lineage holds and whose observers are all here too: no
+  /// slot holds them, so no slot can adopt from them. Their writes move to their child in the lineage, so descent from older ancestors
   /// still reports them. A bare value whose snapshots are gone thereby returns to the fast path, and
   /// a lineage never holds more extents than there are values alive that hold them (a live snapshot
   /// in the middle does not keep the dead ones behind it). Requires the registry lock.
@@ -135,7 +151,7 @@ extension Extent {
     var node = self
     while node.origin != nil {
       // Uniqueness first: binding the parent would itself retain it.
-      if isKnownUniquelyReferenced(&node.origin), let parent = node.origin {
+      if isKnownUniquelyReferenced(&node.origin), let parent = node.origin, node.hasEveryRegistration(of: parent) {
         for change in parent.changes where !node.changes.contains(where: { $0.key == change.key }) {
           node.changes.append(change)
         }
@@ -154,6 +170,16 @@ extension Extent {
       dropPendingAdoptions(&garbage)
     }
     updateFlags()
+  }
+
+  /// Whether `ancestor`'s registrations are all here too. A bare fork copies them, so a dead
+  /// ancestor holds nothing more. One that does (registered while a holder's mutation was half
+  /// done: after the fork, before the adoption) must stay in the lineage for the adoption to carry
+  /// them. Requires the registry lock.
+  private func hasEveryRegistration(of ancestor: Extent) -> Bool {
+    ancestor.registrations.allSatisfy { theirs in
+      registrations.contains { $0.observer === theirs.observer && $0.key == theirs.key }
+    }
   }
 
   /// Reconciles a slot that held the extent with serial `ancestor` and now holds `self`; `owner` is
@@ -210,6 +236,7 @@ extension Extent {
     _ found: (ancestor: Extent, written: [Change], nodes: [Extent]), holder: Bool, _ garbage: inout [AnyObject]
   ) -> [Delivery] {
     let copied = copyRegistrations(from: found.ancestor, anchored: holder ? nil : false)
+    found.ancestor.moves.add(holder ? Extent.anchoredMove | Extent.unanchoredMove : Extent.unanchoredMove, ordering: .relaxed)
     if holder {
       found.ancestor.removeAnchoredRegistrations()
       if found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
@@ -295,7 +322,8 @@ extension Extent {
   /// Notifies every observer of this extent: the value it stood for was replaced.
   func replaced() {
     let all = withRegistry { _ in
-      registrations.filter(\.observer.isActive).map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
+      moves.add(Extent.anchoredMove | Extent.unanchoredMove, ordering: .relaxed)
+      return registrations.filter(\.observer.isActive).map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
     }
     deliver(all)
   }

@@ -21,13 +21,17 @@ final class ObservationLoop: @unchecked Sendable {
   init(_ apply: @escaping @Sendable () -> Void) { self.apply = apply }
 
   func run() {
-    // Weak: the token owns the loop; registrations must not keep it (and what `apply` captures) alive.
-    let observer = track(apply) { [weak self] _ in self?.run() }.observer
-    withRegistry { garbage in
-      if isCancelled {
-        observer?.deactivate(&garbage)
-      } else {
-        self.observer = observer
+    // A transaction: an observer that fires as it registers (its read raced a change) re-runs
+    // the loop only after it is stored here, so `cancel` always reaches the newest one.
+    withTransaction {
+      // Weak: the token owns the loop; registrations must not keep it (and what `apply` captures) alive.
+      let observer = track(apply) { [weak self] _ in self?.run() }.observer
+      withRegistry { garbage in
+        if isCancelled {
+          observer?.deactivate(&garbage)
+        } else {
+          self.observer = observer
+        }
       }
     }
   }

@@ -9,6 +9,12 @@ struct Access {
   let key: FieldKey
   let keyPath: AnyKeyPath?
   let anchored: Bool
+  /// `extent.moves` at the read, in the half that concerns this access.
+  let moves: UInt32
+
+  /// The extent's registrations were carried elsewhere since the read: a registration now would
+  /// miss that move. Requires the registry lock (moves happen under it).
+  var isStale: Bool { extent.moves(anchored: anchored) != moves }
 }
 
 extension Extent {
@@ -25,7 +31,8 @@ extension Extent {
     let context = ThreadContext.current
     guard let scope = context.scope else { return false }
     let anchored = context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
-    scope.accesses.append(Access(extent: self, key: key, keyPath: keyPath, anchored: anchored))
+    scope.accesses.append(
+      Access(extent: self, key: key, keyPath: keyPath, anchored: anchored, moves: moves(anchored: anchored)))
     if anchored, let child { child.anchor() }
     return anchored
   }
@@ -79,15 +86,21 @@ func track<T, E: Error>(
   outer?.accesses += scope.accesses
   let observer = Observer(onChange: onChange)
   let accesses = scope.distinctAccesses()
-  withRegistry { _ in
+  let missed = withRegistry { _ -> [Delivery] in
     var previous: Extent?
+    var missed: [Delivery] = []
     for access in accesses {
       // Accesses come grouped by extent; list each extent once on the observer.
       if access.extent !== previous { observer.extents.append(.passUnretained(access.extent)) }
       previous = access.extent
       access.extent.register(observer, key: access.key, keyPath: access.keyPath, anchored: access.anchored)
+      if access.isStale { missed.append(Delivery(observer: observer, keyPath: access.keyPath)) }
     }
+    return missed
   }
+  // A change landed between a read and now (another thread, or `apply` itself mutating what it
+  // read): it happened after the read, so the observer hears it.
+  deliver(missed)
   return (result, observer)
 }
 
