@@ -3,9 +3,9 @@ import Testing
 @testable import ValueStore
 
 /// The smallest failing test of each bug the randomized tests found (see `RelKnownBug`). Each
-/// expectation states the contract. Fixed bugs (B1–B5, B7, B10–B12; B14 in
+/// expectation states the contract. Fixed bugs (B1–B5, B7, B9–B12; B14 in
 /// `RegistrationWindowTests`) are plain regression tests now; `withKnownIssue` marks the ones still
-/// open (B6, B8, B9) and fails ("known issue was
+/// open (B6, B8) and fails ("known issue was
 /// not recorded") once one is fixed — then drop the wrapper and remove it from `RelKnownBug.open`.
 @Suite struct ReliabilityKnownBugTests {
   /// B1 — lost. Randomized (seed 0x454625a8762a575a): `rows.append(Row(id: 1));
@@ -107,18 +107,52 @@ import Testing
     }
   }
 
-  /// B9 — spurious. Randomized (seed 0x3b7eb80ee21dad60): `rows.append(Row(id: 2));
-  /// track rows.map(\.count); copies[1] = state; copies[1]: rows.remove(id: 2)`.
+  /// B9 — was spurious. Randomized (seed 0x3b7eb80ee21dad60): `rows.append(Row(id: 2));
+  /// track rows.map(\.count); copies[1] = state; copies[1]: rows.remove(id: 2)`. Fixed: an element
+  /// leaving an unadopted structure fork is told to its readers when (if) the fork is adopted.
   @Test func b9_removingAnElementFromACopyNotifiesTheOriginalsReaders() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows.append(RelRow(id: 1)) }
+    root.mutate { $0.rows = [RelRow(id: 1), RelRow(id: 2)] }
     let row = tracking { root.read { $0.rows[id: 1]?.title } }
     var snapshot = root.value
-    snapshot.rows.remove(id: 1)
-    #expect(root.rows.count == 1)
-    withKnownIssue("B9: an element removed from a copy notifies the original's readers (never lost instead)") {
-      #expect(row.count == 0)
+    snapshot.rows.remove(id: 1)  // a copy outside the holder
+    root.mutate { state in
+      var copy = state.rows
+      copy.remove(id: 1)  // a copy inside a mutation, discarded
+      copy[id: 2] = RelRow(id: 2, title: "new")
+      _ = copy
     }
+    #expect(root.rows.count == 2)
+    #expect(row.count == 0)
+
+    // The holder's own array, forked because a snapshot shares it, does lose the element.
+    let held = root.value
+    root.mutate { $0.rows.remove(id: 1) }
+    #expect(row.count == 1)
+    #expect(held.rows.count == 2)
+  }
+
+  /// B9's other side: the removal made on a copy is heard when the copy is written back.
+  @Test func b9_aCopyWithAnElementRemovedWrittenBackNotifiesItsReaders() {
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows = [RelRow(id: 1), RelRow(id: 2)] }
+    let one = tracking { root.read { $0.rows[id: 1]?.title } }
+    let two = tracking { root.read { $0.rows[id: 2]?.title } }
+    var copy = root.value.rows
+    copy.remove(id: 1)
+    #expect(one.count == 0)
+    root.mutate { $0.rows = copy }
+    #expect(one.count == 1)
+    #expect(two.count == 0)
+
+    // The same inside one mutation.
+    let readd = tracking { root.read { $0.rows[id: 2]?.title } }
+    root.mutate { state in
+      var rows = state.rows
+      rows[id: 2] = RelRow(id: 2, title: "other")
+      state.rows = rows
+    }
+    #expect(readd.count == 1)
   }
 
   /// B10 — was lost, forever. Found by `ReliabilityThreadTests.trackingWhileAnotherThreadMutates`

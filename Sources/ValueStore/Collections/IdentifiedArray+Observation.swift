@@ -114,7 +114,7 @@ extension IdentifiedArray {
       !extent.isQuiet
     else { return }
     _forkStructureIfShared()
-    extent.didChange(.identity, nil, anchored: _isInHolder)
+    extent.didLeave(_extent)
   }
 
   /// A shared array is a copy (or has one): giving it its own structure extent before an element
@@ -123,12 +123,6 @@ extension IdentifiedArray {
   mutating func _forkStructureIfShared() {
     if !isKnownUniquelyReferenced(&_extent) { _extent = Extent.fork(of: _extent) }
   }
-
-  /// Whether readers anchored to a holder are told about an element leaving this array. Always:
-  /// the array cannot tell here whether it is the holder's (forked because a copy exists) or a
-  /// copy, and a lost notification is worse than a spurious one (known limit B9).
-  @inlinable
-  var _isInHolder: Bool { true }
 
   /// Runs after the element at `offset` was replaced by a set: the same element written back
   /// (a fork of it) notifies exactly what changed; a different value notifies the old one's readers.
@@ -160,7 +154,7 @@ extension IdentifiedArray {
       return
     }
     guard let element else {
-      before.observed?.didChange(.identity, nil, anchored: _isInHolder)
+      before.observed?.didLeave(_extent)
       return
     }
     _reconcile(before, after: Self._identity(of: element))
@@ -174,7 +168,7 @@ extension IdentifiedArray {
     {
       return
     }
-    before.observed?.didChange(.identity, nil, anchored: _isInHolder)
+    before.observed?.didLeave(_extent)
   }
 
   /// Elements that are not observable changed in place.

@@ -41,6 +41,10 @@ final class Extent: @unchecked Sendable {
   /// Forks of children that were mutated inside this unadopted fork: they are adopted when this
   /// fork is (a copy written back), and forgotten with it (a copy discarded).
   var pendingAdoptions: [PendingAdoption] = []
+  /// Elements that left this collection structure while it was an unadopted fork (inside a
+  /// holder's mutation): their readers are told if this fork is adopted — the holder's own
+  /// collection lost them — and never if it is discarded (B9: removing from a copy).
+  var departures: [Extent] = []
 
   @usableFromInline static let hasRegistrations: UInt8 = 1
   @usableFromInline static let isFork: UInt8 = 2
@@ -100,6 +104,9 @@ struct PendingAdoption {
 struct Change {
   let key: FieldKey
   let keyPath: AnyKeyPath?
+
+  /// An element's place in its collection: it left.
+  static var identity: [Change] { [Change(key: .identity, keyPath: nil)] }
 }
 
 // MARK: - Slow paths (called only when `isQuiet` is false or the extent is shared)
@@ -156,10 +163,12 @@ extension Extent {
           node.changes.append(change)
         }
         node.pendingAdoptions += parent.pendingAdoptions
+        node.departures += parent.departures
         // Take the grandparent from the parent (only this lineage holds the parent), so that the
         // grandparent's uniqueness is decided by this lineage alone.
         node.origin = parent.origin.take()
         parent.pendingAdoptions = []
+        parent.departures = []
         garbage.append(parent)
       } else {
         node = node.origin!
@@ -167,7 +176,7 @@ extension Extent {
     }
     if origin == nil {
       changes = []
-      dropPendingAdoptions(&garbage)
+      dropWaiting(&garbage)
     }
     updateFlags()
   }
@@ -242,9 +251,11 @@ extension Extent {
       if found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
     }
     var matched = copied.matching(found.written)
+    for node in found.nodes {
+      for element in node.departures { matched += element.registrations.matching(Change.identity) }
+    }
     let waiting = found.nodes.flatMap(\.pendingAdoptions)
     garbage += waiting.map(\.child)
-    for node in found.nodes { node.pendingAdoptions = [] }
     forgetLineage(&garbage)
     for pending in waiting {
       guard let childFound = pending.child.lineage(reaching: pending.ancestor) else {
@@ -261,15 +272,17 @@ extension Extent {
     if let origin { garbage.append(origin) }
     origin = nil
     changes = []
-    dropPendingAdoptions(&garbage)
+    dropWaiting(&garbage)
     updateFlags()
   }
 
-  /// Forgets the children waiting on this fork, releasing them only after the lock (their
-  /// deinitializers take it). Requires the registry lock.
-  func dropPendingAdoptions(_ garbage: inout [AnyObject]) {
+  /// Forgets the children and departed elements waiting on this fork, releasing them only after
+  /// the lock (their deinitializers take it). Requires the registry lock.
+  func dropWaiting(_ garbage: inout [AnyObject]) {
     garbage += pendingAdoptions.map(\.child)
     pendingAdoptions = []
+    garbage += departures
+    departures = []
   }
 
   /// Removes the anchored registrations: they belong to a location this extent no longer stands
@@ -317,6 +330,23 @@ extension Extent {
   func register(_ observer: Observer, key: FieldKey, keyPath: AnyKeyPath?, anchored: Bool) {
     registrations.append(Registration(observer: observer, key: key, keyPath: keyPath, anchored: anchored))
     if registrations.count == 1 { updateFlags() }
+  }
+
+  /// The value of this extent, an element of the collection whose structure extent is
+  /// `structure`, left it (removed, or replaced by another value): its readers are told — at
+  /// once if the collection is the holder's own; if it may be a copy (an unadopted fork inside a
+  /// holder's mutation), when and if the fork is adopted. Outside a holder only the un-anchored
+  /// readers are told at once: the collection is not the holder's, although it may be written
+  /// back there later (then the anchored readers hear it at the adoption).
+  @usableFromInline @inline(never)
+  func didLeave(_ structure: Extent) {
+    let bare = ThreadContext.current.holderDepth == 0
+    let deferred = withRegistry { _ -> Bool in
+      guard structure.origin != nil else { return false }
+      structure.departures.append(self)
+      return true
+    }
+    if bare || !deferred { didChange(.identity, nil, anchored: !bare) }
   }
 
   /// Notifies every observer of this extent: the value it stood for was replaced.
