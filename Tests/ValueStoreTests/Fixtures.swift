@@ -42,6 +42,13 @@ enum Mode: Equatable, Sendable, ObservationIdentifiable {
     }
   }
 
+  mutating func _detach() {
+    if case var .editing(child) = self {
+      child._detach()
+      self = .editing(child)
+    }
+  }
+
   /// Mutates the `editing` payload in place (copy out, mutate, write back: a fork the slot adopts).
   mutating func modifyEditing(_ body: (inout Child) -> Void) {
     guard case var .editing(child) = self else { return }

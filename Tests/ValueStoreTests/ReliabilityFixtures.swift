@@ -42,6 +42,13 @@ enum RelMode: Equatable, Sendable, ObservationIdentifiable {
     }
   }
 
+  mutating func _detach() {
+    if case var .editing(child) = self {
+      child._detach()
+      self = .editing(child)
+    }
+  }
+
   var payload: RelChild? {
     if case let .editing(child) = self { return child }
     return nil

@@ -13,7 +13,7 @@
 enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// The bugs still open; the randomized runs steer around these only. The others are fixed and
   /// their situations are exercised again.
-  static let open: Set<RelKnownBug> = [.writeBackAfterAssignment, .enumPayloadSharesExtent]
+  static let open: Set<RelKnownBug> = [.writeBackAfterAssignment]
 
   /// B1: writing back a copy of the *root* (`root.value = copy`) reports only the root's own fields;
   /// fields of children changed on the copy are never notified to anchored readers (lost).
@@ -38,7 +38,8 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// holder's observers (spurious, S11/S12).
   case leftoverRegistrations
   /// B8: an enum conformed as documented has no `_makeIdentityUnique`: `mode = .editing(child)`
-  /// shares the child's extent between two locations, which then hear each other (spurious).
+  /// shares the child's extent between two locations, which then hear each other (spurious) and
+  /// take each other's observers away (lost). Fixed with B15.
   case enumPayloadSharesExtent
   /// B9: removing or replacing an element of a *copy* of an identified array notifies the readers
   /// of that element in the original (the element's extent is notified without checking sharing).
@@ -73,6 +74,12 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// they were lost. Found by `ReliabilityRaceTests` once B10 was fixed; regression tests in
   /// `RegistrationWindowTests`. Not steered.
   case splicedAncestorLosesRegistrations
+  /// B15 (lost and spurious): a value assigned from one location to another (`right = left`,
+  /// `second = first`, `second.append(first[0])`) shared its children's (or elements') extents
+  /// with the source: a holder adopting a fork for one location moved the other's observers away
+  /// and notified them. Found while fixing B8; fixed by detaching every replacement
+  /// (Detach.swift); tests in `SharedIdentityTests`. Not steered.
+  case assignedValueSharesChildren
 
   /// Where an edit of a copy applies.
   enum CopyLocation { case copy(Int), snapshot(Int) }

@@ -20,6 +20,12 @@ extension Array: ObservationIdentifiable where Element: ObservationIdentifiable 
     return ObservationIdentity(case: hasher.finalize())
   }
 
+  /// Gives every element (to any depth) an identity of its own: O(*n*), and a copy of the storage
+  /// if it is shared. Only replacements pay it.
+  public mutating func _detach() {
+    for offset in indices { self[offset]._detach() }
+  }
+
   @inlinable
   public func _adoptForks(owner: ObservationIdentity) {
     for element in self {

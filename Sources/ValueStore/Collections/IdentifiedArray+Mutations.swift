@@ -16,7 +16,10 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func append(_ element: Element) -> (inserted: Bool, index: Int) {
     let result = _appendIfAbsent(element, id: _id(element))
-    if result.inserted { _structureDidChange() }
+    if result.inserted {
+      _didInsert(at: result.index)
+      _structureDidChange()
+    }
     return result
   }
 
@@ -39,6 +42,7 @@ extension IdentifiedArray {
     _elements.insert(element, at: offset)
     _ids.insert(id, at: offset)
     _reindex(from: offset)
+    _didInsert(at: offset)
     _structureDidChange()
     return (true, offset)
   }

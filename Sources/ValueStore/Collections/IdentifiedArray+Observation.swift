@@ -20,6 +20,14 @@ extension IdentifiedArray: ObservationIdentifiable {
   public mutating func _makeIdentityUnique() {
     if !isKnownUniquelyReferenced(&_extent) { _extent = Extent.fork(of: _extent) }
   }
+
+  /// Gives the structure and every observable element (to any depth) identities of their own:
+  /// O(*n*), and a copy of the storage if it is shared. Only replacements pay it.
+  public mutating func _detach() {
+    if !isKnownUniquelyReferenced(&_extent) { _extent = Extent() }
+    guard _observableElements else { return }
+    for offset in _elements.indices { Self._detachElement(&_elements[offset]) }
+  }
 }
 
 // Key paths are immutable; `nonisolated(unsafe)` only because AnyKeyPath is not marked Sendable.
@@ -134,7 +142,26 @@ extension IdentifiedArray {
     var new = _elements[offset] as! any ObservationIdentifiable
     new._makeIdentityUnique()
     _elements[offset] = new as! Element
-    _reconcile(before, after: new.observationIdentity)
+    if !_reconcile(before, after: new.observationIdentity) { Self._settleReplacement(&_elements[offset]) }
+  }
+
+  /// Runs after an element was inserted at `offset`: it may come from another location.
+  @inlinable
+  mutating func _didInsert(at offset: Int) {
+    if _observableElements { Self._settleReplacement(&_elements[offset]) }
+  }
+
+  /// Detaches an element; elements must be observable.
+  @usableFromInline
+  static func _detachElement(_ element: inout Element) {
+    (Element.self as! any ObservationIdentifiable.Type)._detach(&element, settling: false)
+  }
+
+  /// Settles an element that replaced another, or was inserted (see `_settleReplacement()`);
+  /// elements must be observable.
+  @usableFromInline
+  static func _settleReplacement(_ element: inout Element) {
+    (Element.self as! any ObservationIdentifiable.Type)._detach(&element, settling: true)
   }
 
   /// The identity of an element about to be mutated in place (nil for elements that are not
@@ -148,27 +175,30 @@ extension IdentifiedArray {
 
   /// Reconciles an element slot after an in-place mutation (`element` is nil if it was removed).
   @inlinable
-  mutating func _reconcileElementSlot(_ before: ElementSlot?, _ element: Element?) {
+  mutating func _reconcileElementSlot(_ before: ElementSlot?, _ element: inout Element?) {
     guard let before else {
       if element != nil { _elementsDidChange() }
       return
     }
-    guard let element else {
+    guard element != nil else {
       before.observed?.didLeave(_extent)
       return
     }
-    _reconcile(before, after: Self._identity(of: element))
+    if !_reconcile(before, after: Self._identity(of: element!)) { Self._settleReplacement(&element!) }
   }
 
+  /// Whether the slot still holds the same element (itself, or a fork it adopted); if not, the old
+  /// element's readers are told it left.
   @inlinable
-  func _reconcile(_ before: ElementSlot, after: ObservationIdentity) {
-    if _fastPath(after == before.identity) { return }
+  func _reconcile(_ before: ElementSlot, after: ObservationIdentity) -> Bool {
+    if _fastPath(after == before.identity) { return true }
     if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
       extent.adopt(ancestor: after.tag == before.identity.tag ? before.identity.serial : 0, owner: _extent)
     {
-      return
+      return true
     }
     before.observed?.didLeave(_extent)
+    return false
   }
 
   /// Elements that are not observable changed in place.

@@ -292,7 +292,7 @@ extension IdentifiedArray {
       var element: Element? = _takeElement(at: offset)
       let before = _elementSlot(element)
       defer {
-        _reconcileElementSlot(before, element)
+        _reconcileElementSlot(before, &element)
         _restoreElement(element, at: offset)
       }
       yield &element

@@ -201,17 +201,16 @@ extension Extent {
   /// of them, the anchored ones *moved*: the ancestor is no longer the location; outside, only the
   /// un-anchored ones, copied) and are notified of exactly the fields written along the way, then
   /// the children waiting on `self` are adopted in turn. Returns `true` in both cases.
-  /// Otherwise the slot holds a different value: `self` forgets its lineage, and `false` tells the
-  /// caller to record a change of the slot itself.
+  /// Otherwise the slot holds a different value and `false` tells the caller to record a change of
+  /// the slot itself. The lineage is left alone: `self` may be shared with the location it came
+  /// from (`mode = .editing(child)` after `child` was forked), whose own adoption still needs it;
+  /// the caller detaches the new value and cuts the lineage only if it is the slot's alone.
   @usableFromInline @inline(never)
   func adopt(ancestor: UInt64, owner: Extent?) -> Bool {
     let holder = ThreadContext.current.holderDepth > 0
     var adopted = false
     let matched = withRegistry { garbage -> [Delivery] in
-      guard let found = lineage(reaching: ancestor) else {
-        forgetLineage(&garbage)
-        return []
-      }
+      guard let found = lineage(reaching: ancestor) else { return [] }
       adopted = true
       if let owner, owner.origin != nil {
         if !owner.pendingAdoptions.contains(where: { $0.child === self }) {
@@ -265,6 +264,12 @@ extension Extent {
       matched += pending.child.adoptLocked(childFound, holder: holder, &garbage)
     }
     return matched
+  }
+
+  /// Cuts the lineage: this extent stands for a value of its own now.
+  @usableFromInline @inline(never)
+  func cutLineage() {
+    withRegistry { garbage in forgetLineage(&garbage) }
   }
 
   /// Cuts the lineage: this extent stands for a value of its own now. Requires the registry lock.

@@ -31,6 +31,9 @@ extension ObservableState {
   @inlinable
   public mutating func _makeIdentityUnique() { _$fields.makeExtentUnique() }
 
+  @inlinable
+  public mutating func _detach() { _$fields.detach() }
+
   /// A field.
   @inlinable
   public subscript<T>(dynamicMember keyPath: WritableKeyPath<Fields, T>) -> T {

@@ -60,9 +60,27 @@ public struct ObservationIdentity: Equatable, Sendable {
 ///
 /// Observable structs, optionals of them, ``IdentifiedArray`` and arrays of observable elements
 /// conform already. Conform an enum whose cases carry observable state by returning the case and
-/// its payload (see ``ObservationIdentity/init(case:_:)``); then an action that leaves a
-/// payload-less case unchanged notifies nobody, and mutating a payload in place notifies only the
-/// payload's observers.
+/// its payload (see ``ObservationIdentity/init(case:_:)``), and by detaching the payload; then an
+/// action that leaves a payload-less case unchanged notifies nobody, and mutating a payload in
+/// place notifies only the payload's observers.
+///
+/// ```swift
+/// enum Mode: ObservationIdentifiable {
+///   case idle, editing(Editor)
+///   var observationIdentity: ObservationIdentity {
+///     switch self {
+///     case .idle: ObservationIdentity(case: 0)
+///     case let .editing(editor): ObservationIdentity(case: 1, editor)
+///     }
+///   }
+///   mutating func _detach() {
+///     if case var .editing(editor) = self {
+///       editor._detach()
+///       self = .editing(editor)
+///     }
+///   }
+/// }
+/// ```
 public protocol ObservationIdentifiable {
   /// This value's identity; must be O(1) and must not record a tracked access.
   var observationIdentity: ObservationIdentity { get }
@@ -75,6 +93,13 @@ public protocol ObservationIdentifiable {
   /// (the elements of a plain array); `owner` is the identity of the value holding this one.
   /// Called after every write through a field. The default does nothing.
   func _adoptForks(owner: ObservationIdentity)
+
+  /// Gives this value, and every observable value inside it, an identity that no other value
+  /// has. Called on a value that *replaces* another in a field or collection (`draft = saved`,
+  /// `mode = .editing(child)`, an inserted element): the place it came from keeps its observers.
+  /// An enum forwards to its payload (see the example above); there is no default, so that an
+  /// enum cannot forget it.
+  mutating func _detach()
 }
 
 extension ObservationIdentifiable {
@@ -96,4 +121,7 @@ extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiab
 
   @inlinable
   public mutating func _makeIdentityUnique() { self?._makeIdentityUnique() }
+
+  @inlinable
+  public mutating func _detach() { self?._detach() }
 }

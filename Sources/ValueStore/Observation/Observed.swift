@@ -150,7 +150,7 @@ extension Observed {
   }
 
   @inlinable
-  func reconcile<T: ObservationIdentifiable>(_ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity) {
+  mutating func reconcile<T: ObservationIdentifiable>(_ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity) {
     let after = _value[keyPath: keyPath].observationIdentity
     _value[keyPath: keyPath]._adoptForks(owner: identity)
     if _fastPath(after == before) { return }
@@ -159,6 +159,8 @@ extension Observed {
     {
       return
     }
+    // A replacement: the new value may come from another location (Detach.swift).
+    _value[keyPath: keyPath]._settleReplacement()
     if !_extent.isQuiet { didWrite(keyPath) }
   }
 }

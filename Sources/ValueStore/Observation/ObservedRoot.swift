@@ -112,10 +112,9 @@ private func reconcileRoot(
   if after == before { return }
   context.holderDepth += 1
   defer { context.holderDepth -= 1 }
-  if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
-    extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0, owner: nil)
-  {
-    return
+  if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 {
+    if extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0, owner: nil) { return }
+    extent.cutLineage()
   }
   // Replaced: everything read from the old root is gone. Its observers are notified (all of them:
   // the old fields cannot be compared with the new ones without keeping the old value alive,

@@ -1,0 +1,86 @@
+// Reflection finds a `Fields` type's observable fields once; `@_spi(Reflection)` is the only way
+// to get writable key paths to stored properties without macros (it exists on every platform the
+// package supports).
+@_spi(Reflection) import Swift
+
+// A value placed into a location as a *replacement* (a field assigned something that is not its
+// own value written back, an element inserted or replaced) may share extents with another
+// location — `state.draft = state.saved`, `second.append(first[0])`, `mode = .editing(child)` —
+// down to any depth. Two locations sharing an extent cannot be told apart: the readers of both
+// register on it, and a holder adopting a fork of it for one location would move the other's
+// readers away (lost) and notify them of this one's change (spurious). So a replacement
+// *detaches* the new value: every observable value in it that shares its extent gets a fresh one.
+// Write-backs are not detached: their extents are this location's own (or forks of them).
+// See Design.md, "Shared values".
+
+extension ObservationIdentifiable {
+  /// Settles a value that replaced another in a slot: detaches it, then cuts the lineage of its
+  /// own extent, which only this slot holds now (a fork of some other value).
+  @usableFromInline
+  mutating func _settleReplacement() {
+    _detach()
+    if let extent = observationIdentity.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 {
+      extent.cutLineage()
+    }
+  }
+
+  /// Detaches or settles `value` in place; it must be of type `Self` (a generic element known to
+  /// be `Self` only at run time).
+  static func _detach<Value>(_ value: inout Value, settling: Bool) {
+    assert(Value.self == Self.self)
+    withUnsafeMutablePointer(to: &value) {
+      let value = UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self)
+      if settling { value.pointee._settleReplacement() } else { value.pointee._detach() }
+    }
+  }
+}
+
+extension Observed {
+  /// Gives this value, and every observable value in its fields, an extent of its own.
+  @usableFromInline
+  mutating func detach() {
+    if !isKnownUniquelyReferenced(&_extent) { _extent = Extent() }
+    for detach in ObservableFields<Fields>.shared.detachers { detach(&_value) }
+  }
+}
+
+/// The writable stored fields of `Fields` that hold observable values, found by reflection once
+/// per type.
+final class ObservableFields<Fields>: @unchecked Sendable {
+  let detachers: [(inout Fields) -> Void]
+
+  private init() {
+    var detachers: [(inout Fields) -> Void] = []
+    _ = _forEachFieldWithKeyPath(of: Fields.self) { _, keyPath in
+      if let valueType = type(of: keyPath).valueType as? any ObservationIdentifiable.Type,
+        let detach = Self.detacher(keyPath, valueType)
+      {
+        detachers.append(detach)
+      }
+      return true
+    }
+    self.detachers = detachers
+  }
+
+  private static func detacher<V: ObservationIdentifiable>(
+    _ keyPath: PartialKeyPath<Fields>, _: V.Type
+  ) -> ((inout Fields) -> Void)? {
+    // A `let` field gives a read-only key path: it cannot be detached, nor assigned either.
+    guard let writable = keyPath as? WritableKeyPath<Fields, V> else { return nil }
+    return { $0[keyPath: writable]._detach() }
+  }
+
+  static var shared: ObservableFields<Fields> {
+    let key = ObjectIdentifier(Fields.self)
+    return observableFieldsLock.withLock {
+      if let found = observableFieldsCache[key] { return unsafeDowncast(found, to: Self.self) }
+      let made = Self()
+      observableFieldsCache[key] = made
+      return made
+    }
+  }
+}
+
+private let observableFieldsLock = Lock()
+/// Guarded by `observableFieldsLock`.
+nonisolated(unsafe) private var observableFieldsCache: [ObjectIdentifier: AnyObject] = [:]
