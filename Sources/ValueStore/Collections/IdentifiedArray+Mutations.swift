@@ -14,8 +14,11 @@ extension IdentifiedArray {
   /// - Complexity: Amortized O(1).
   @inlinable
   @discardableResult
-  public mutating func append(_ element: Element) -> (inserted: Bool, index: Int) {
-    let result = _appendIfAbsent(element, id: _id(element))
+  public mutating func append(_ element: consuming Element) -> (inserted: Bool, index: Int) {
+    // Consumed, so that a fresh element lands with its extent unshared: settling it then forks
+    // nothing.
+    let id = _id(element)
+    let result = _appendIfAbsent(consume element, id: id)
     if result.inserted {
       _didInsert(at: result.index)
       _structureDidChange()
@@ -34,12 +37,12 @@ extension IdentifiedArray {
   /// - Complexity: O(*n*), where *n* is the number of elements after `offset`.
   @inlinable
   @discardableResult
-  public mutating func insert(_ element: Element, at offset: Int) -> (inserted: Bool, index: Int) {
+  public mutating func insert(_ element: consuming Element, at offset: Int) -> (inserted: Bool, index: Int) {
     precondition(
       offset >= 0 && offset <= count, "IdentifiedArray: insertion index \(offset) is out of bounds")
     let id = _id(element)
     if let existing = _offsets[id] { return (false, existing) }
-    _elements.insert(element, at: offset)
+    _elements.insert(consume element, at: offset)
     _ids.insert(id, at: offset)
     _reindex(from: offset)
     _didInsert(at: offset)

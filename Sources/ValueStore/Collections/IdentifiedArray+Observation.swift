@@ -26,7 +26,8 @@ extension IdentifiedArray: ObservationIdentifiable {
   public mutating func _detach() {
     if !isKnownUniquelyReferenced(&_extent) { _extent = Extent() }
     guard _observableElements else { return }
-    for offset in _elements.indices { Self._detachElement(&_elements[offset]) }
+    let type = _observableType
+    for offset in _elements.indices { type._detach(&_elements[offset], settling: false) }
   }
 }
 
@@ -142,27 +143,22 @@ extension IdentifiedArray {
     var new = _elements[offset] as! any ObservationIdentifiable
     new._makeIdentityUnique()
     _elements[offset] = new as! Element
-    if !_reconcile(before, after: new.observationIdentity) { Self._settleReplacement(&_elements[offset]) }
+    if !_reconcile(before, after: new.observationIdentity) {
+      let type = _observableType
+      type._detach(&_elements[offset], settling: true)
+    }
   }
 
   /// Runs after an element was inserted at `offset`: it may come from another location.
   @inlinable
   mutating func _didInsert(at offset: Int) {
-    if _observableElements { Self._settleReplacement(&_elements[offset]) }
+    guard let type = _elementType else { return }
+    type._detach(&_elements[offset], settling: true)
   }
 
-  /// Detaches an element; elements must be observable.
+  /// The observable element type (elements must be observable).
   @usableFromInline
-  static func _detachElement(_ element: inout Element) {
-    (Element.self as! any ObservationIdentifiable.Type)._detach(&element, settling: false)
-  }
-
-  /// Settles an element that replaced another, or was inserted (see `_settleReplacement()`);
-  /// elements must be observable.
-  @usableFromInline
-  static func _settleReplacement(_ element: inout Element) {
-    (Element.self as! any ObservationIdentifiable.Type)._detach(&element, settling: true)
-  }
+  var _observableType: any ObservationIdentifiable.Type { _elementType! }
 
   /// The identity of an element about to be mutated in place (nil for elements that are not
   /// observable, which are observed together).
@@ -184,7 +180,7 @@ extension IdentifiedArray {
       before.observed?.didLeave(_extent)
       return
     }
-    if !_reconcile(before, after: Self._identity(of: element!)) { Self._settleReplacement(&element!) }
+    if !_reconcile(before, after: Self._identity(of: element!)) { _observableType._detach(&element!, settling: true) }
   }
 
   /// Whether the slot still holds the same element (itself, or a fork it adopted); if not, the old

@@ -74,10 +74,14 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @usableFromInline
   internal var _extent: Extent
 
-  /// Whether elements carry their own observation identity (`ObservationIdentifiable`); decided
-  /// once here because a per-access dynamic cast costs tens of nanoseconds.
+  /// `Element` as `ObservationIdentifiable` if elements carry their own observation identity;
+  /// decided once here because a per-access dynamic cast costs tens of nanoseconds.
   @usableFromInline
-  internal let _observableElements: Bool
+  internal let _elementType: (any ObservationIdentifiable.Type)?
+
+  /// Whether elements carry their own observation identity.
+  @inlinable
+  internal var _observableElements: Bool { _elementType != nil }
 
   /// Creates an empty array whose elements are identified by `id`.
   @inlinable
@@ -87,7 +91,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     _ids = []
     _offsets = [:]
     _extent = Extent()
-    _observableElements = Element.self is any ObservationIdentifiable.Type
+    _elementType = Element.self as? any ObservationIdentifiable.Type
   }
 
   /// Creates an empty array whose elements are identified by the given key path.
@@ -230,7 +234,7 @@ extension IdentifiedArray {
       return _elements[offset]
     }
     set {
-      if let newValue {
+      if let newValue = consume newValue {
         _store(newValue, forID: id)
       } else {
         remove(id: id)
@@ -348,13 +352,13 @@ extension IdentifiedArray {
 
   /// Stores `element` under `id`: replaces the element with that id, or appends.
   @inlinable
-  internal mutating func _store(_ element: Element, forID id: ID) {
+  internal mutating func _store(_ element: consuming Element, forID id: ID) {
     let elementID = _id(element)
     precondition(elementID == id, Self._idMismatchMessage(subscriptID: id, elementID: elementID))
     if let offset = _offsets[id] {
       _replace(at: offset, with: element)
     } else {
-      append(element)
+      append(consume element)
     }
   }
 
@@ -373,13 +377,13 @@ extension IdentifiedArray {
   /// Appends `element` (whose id is `id`) unless `id` is already present. Calls no hook.
   @inlinable
   @discardableResult
-  internal mutating func _appendIfAbsent(_ element: Element, id: ID) -> (inserted: Bool, index: Int) {
+  internal mutating func _appendIfAbsent(_ element: consuming Element, id: ID) -> (inserted: Bool, index: Int) {
     let offset = _elements.count
     if let existing = _offsets.updateValue(offset, forKey: id) {
       _offsets[id] = existing  // Undo the speculative claim; only on the duplicate path.
       return (false, existing)
     }
-    _elements.append(element)
+    _elements.append(consume element)
     _ids.append(id)
     return (true, offset)
   }

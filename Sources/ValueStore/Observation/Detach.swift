@@ -26,6 +26,7 @@ extension ObservationIdentifiable {
 
   /// Detaches or settles `value` in place; it must be of type `Self` (a generic element known to
   /// be `Self` only at run time).
+  @usableFromInline
   static func _detach<Value>(_ value: inout Value, settling: Bool) {
     assert(Value.self == Self.self)
     withUnsafeMutablePointer(to: &value) {
@@ -40,17 +41,23 @@ extension Observed {
   @usableFromInline
   mutating func detach() {
     if !isKnownUniquelyReferenced(&_extent) { _extent = Extent() }
-    for detach in ObservableFields<Fields>.shared.detachers { detach(&_value) }
+    let fields = ObservableFields.of(Fields.self)
+    guard !fields.detachers.isEmpty else { return }
+    withUnsafeMutablePointer(to: &_value) { value in
+      for detach in fields.detachers { detach(UnsafeMutableRawPointer(value)) }
+    }
   }
 }
 
-/// The writable stored fields of `Fields` that hold observable values, found by reflection once
-/// per type.
-final class ObservableFields<Fields>: @unchecked Sendable {
-  let detachers: [(inout Fields) -> Void]
+/// The writable stored fields of a `Fields` type that hold observable values, found by reflection
+/// once per type and thread (a per-thread cache needs no lock). Not generic, and its detachers take
+/// a raw pointer to the fields, so that looking it up from unspecialized code instantiates no
+/// metadata.
+final class ObservableFields {
+  let detachers: [(UnsafeMutableRawPointer) -> Void]
 
-  private init() {
-    var detachers: [(inout Fields) -> Void] = []
+  private init<Fields>(_: Fields.Type) {
+    var detachers: [(UnsafeMutableRawPointer) -> Void] = []
     _ = _forEachFieldWithKeyPath(of: Fields.self) { _, keyPath in
       if let valueType = type(of: keyPath).valueType as? any ObservationIdentifiable.Type,
         let detach = Self.detacher(keyPath, valueType)
@@ -62,25 +69,20 @@ final class ObservableFields<Fields>: @unchecked Sendable {
     self.detachers = detachers
   }
 
-  private static func detacher<V: ObservationIdentifiable>(
+  private static func detacher<Fields, V: ObservationIdentifiable>(
     _ keyPath: PartialKeyPath<Fields>, _: V.Type
-  ) -> ((inout Fields) -> Void)? {
+  ) -> ((UnsafeMutableRawPointer) -> Void)? {
     // A `let` field gives a read-only key path: it cannot be detached, nor assigned either.
     guard let writable = keyPath as? WritableKeyPath<Fields, V> else { return nil }
-    return { $0[keyPath: writable]._detach() }
+    return { $0.assumingMemoryBound(to: Fields.self).pointee[keyPath: writable]._detach() }
   }
 
-  static var shared: ObservableFields<Fields> {
-    let key = ObjectIdentifier(Fields.self)
-    return observableFieldsLock.withLock {
-      if let found = observableFieldsCache[key] { return unsafeDowncast(found, to: Self.self) }
-      let made = Self()
-      observableFieldsCache[key] = made
-      return made
-    }
+  static func of<Fields>(_ type: Fields.Type) -> ObservableFields {
+    let context = ThreadContext.current
+    let key = ObjectIdentifier(type)
+    if let found = context.observableFields[key] { return found }
+    let made = ObservableFields(type)
+    context.observableFields[key] = made
+    return made
   }
 }
-
-private let observableFieldsLock = Lock()
-/// Guarded by `observableFieldsLock`.
-nonisolated(unsafe) private var observableFieldsCache: [ObjectIdentifier: AnyObject] = [:]

@@ -31,6 +31,8 @@ final class ThreadContext {
   /// `rootOrphans` so the holder can notify them.
   var rootSerial: UInt64 = 0
   var rootOrphans: [Registration] = []
+  /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
+  var observableFields: [ObjectIdentifier: ObservableFields] = [:]
 
   @usableFromInline
   static var current: ThreadContext {
