@@ -250,11 +250,14 @@ extension Extent {
       if found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
     }
     var matched = copied.matching(found.written)
+    var waiting: [PendingAdoption] = []
     for node in found.nodes {
       for element in node.departures { matched += element.registrations.matching(Change.identity) }
+      waiting += node.pendingAdoptions
+      // Taken from every node, so that an ancestor a snapshot still holds cannot hand them out
+      // a second time.
+      node.dropWaiting(&garbage)
     }
-    let waiting = found.nodes.flatMap(\.pendingAdoptions)
-    garbage += waiting.map(\.child)
     forgetLineage(&garbage)
     for pending in waiting {
       guard let childFound = pending.child.lineage(reaching: pending.ancestor) else {
