@@ -64,6 +64,24 @@ import Testing
     withExtendedLifetime(snapshot) {}
   }
 
+  /// Observers leave a shared table without a scan (the row-send hot path): a table holds at most
+  /// twice its live registrations, and none once the last observer is gone.
+  @Test func aSharedTableStaysWithinTwiceItsLiveObserversAndEmpties() {
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows = IdentifiedArray(uniqueElements: (0..<100).map { RelRow(id: $0) }) }
+    let tokens = TokenBox((0..<100).map { id in observe { _ = root.read { $0.rows[id: id]?.count } } })
+    let table = { withRegistry { _ in root.value._$fields._extent.registrations.count } }
+    #expect(table() == 100)  // each subscription reads `rows` on the root
+    for id in 0..<100 {
+      if id.isMultiple(of: 2) { tokens.cancel(id) } else { root.mutate { $0.rows[id: id]?.count += 1 } }
+      let live = 100 - (id / 2 + 1)  // the even ones cancelled so far are gone; the rest re-tracked
+      #expect(table() < 2 * live, "after observer \(id)")
+    }
+    // The odd ones re-tracked after their change and are live again; cancel them too.
+    for id in stride(from: 1, to: 100, by: 2) { tokens.cancel(id) }
+    #expect(table() == 0)
+  }
+
   /// A bare value mutated while a snapshot of it is alive forks every time; once the snapshots are
   /// gone the lineage is spliced, so it never grows (Design.md: "bounded fork lineage").
   @Test func bareLineagesStayBoundedOverSnapshotCycles() {

@@ -36,6 +36,8 @@ final class Extent: @unchecked Sendable {
   let moves = Atomic<UInt32>(0)
 
   var registrations: [Registration] = []
+  /// Registrations of deactivated observers still in `registrations` (see `withdraw`).
+  var inactiveRegistrations = 0
   var origin: Extent?
   var changes: [Change] = []
   /// Forks of children that were mutated inside this unadopted fork: they are adopted when this
@@ -78,6 +80,19 @@ final class Extent: @unchecked Sendable {
       if context.rootSerial == serial { context.rootOrphans += registrations }
       registrations.removeAll()
     }
+  }
+
+  /// An observer with `count` registrations here was deactivated. Requires the registry lock.
+  func withdraw(_ count: Int) {
+    inactiveRegistrations += count
+    if inactiveRegistrations * 2 >= registrations.count { dropInactiveRegistrations() }
+  }
+
+  /// Removes the registrations of deactivated observers. Requires the registry lock.
+  func dropInactiveRegistrations() {
+    registrations.removeAll { !$0.observer.isActive }
+    inactiveRegistrations = 0
+    updateFlags()
   }
 }
 
@@ -187,6 +202,7 @@ extension Extent {
   /// them. Requires the registry lock.
   private func hasEveryRegistration(of ancestor: Extent) -> Bool {
     ancestor.registrations.allSatisfy { theirs in
+      !theirs.observer.isActive ||
       registrations.contains { $0.observer === theirs.observer && $0.key == theirs.key }
     }
   }
@@ -297,6 +313,7 @@ extension Extent {
   /// for. Requires the registry lock.
   func removeAnchoredRegistrations() {
     guard registrations.contains(where: \.anchored) else { return }
+    dropInactiveRegistrations()
     let leaving = registrations.filter(\.anchored)
     registrations.removeAll(where: \.anchored)
     for registration in leaving where !registrations.contains(where: { $0.observer === registration.observer }) {
@@ -315,9 +332,7 @@ extension Extent {
       guard observer.isActive,
         !registrations.contains(where: { $0.observer === observer && $0.key == registration.key })
       else { continue }
-      if !observer.extents.contains(where: { $0.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }) {
-        observer.extents.append(.passUnretained(self))
-      }
+      observer.didRegister(on: self)
       registrations.append(registration)
       copied.append(registration)
     }
