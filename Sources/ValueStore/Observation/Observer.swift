@@ -3,11 +3,10 @@
 @usableFromInline
 final class Observer: @unchecked Sendable {
   let onChange: @Sendable (ObservationChange) -> Void
+  /// The extents this observer is registered on, each with how many registrations it has there.
   /// Guarded by ``registry``. Unretained: an extent removes itself from here when it dies, so an
   /// observer never keeps an extent alive (that would make every observed value look shared).
-  var extents: [Unmanaged<Extent>] = []
-  /// Guarded by ``registry``: how many registrations this observer has on each of `extents`.
-  var registrationCounts: [Int] = []
+  var extents: [(extent: Unmanaged<Extent>, registrations: Int)] = []
   /// Guarded by ``registry``.
   var isActive = true
 
@@ -18,11 +17,10 @@ final class Observer: @unchecked Sendable {
   /// Lists `extent` (if new) and counts one more registration on it. Requires the registry lock.
   func didRegister(on extent: Extent) {
     let opaque = Unmanaged.passUnretained(extent).toOpaque()
-    if let index = extents.lastIndex(where: { $0.toOpaque() == opaque }) {
-      registrationCounts[index] += 1
+    if let index = extents.lastIndex(where: { $0.extent.toOpaque() == opaque }) {
+      extents[index].registrations += 1
     } else {
-      extents.append(.passUnretained(extent))
-      registrationCounts.append(1)
+      extents.append((.passUnretained(extent), 1))
     }
   }
 
@@ -33,20 +31,17 @@ final class Observer: @unchecked Sendable {
   /// per deactivation made a row send cost O(observers of the root)). Requires the registry lock.
   func deactivate(_ garbage: inout [AnyObject]) {
     isActive = false
-    for (extent, count) in zip(extents, registrationCounts) {
+    for (extent, count) in extents {
       extent.takeUnretainedValue().withdraw(count)
     }
     extents.removeAll()
-    registrationCounts.removeAll()
     garbage.append(self)
   }
 
   /// Drops a dying extent from `extents`. Requires the registry lock.
   func forget(_ extent: Extent) {
     let dying = Unmanaged.passUnretained(extent).toOpaque()
-    guard let index = extents.firstIndex(where: { $0.toOpaque() == dying }) else { return }
-    extents.remove(at: index)
-    registrationCounts.remove(at: index)
+    extents.removeAll { $0.extent.toOpaque() == dying }
   }
 
   /// Fires once: deactivates, then calls `onChange` outside the lock.

@@ -91,12 +91,9 @@ func track<T, E: Error>(
     var missed: [Delivery] = []
     for access in accesses {
       // Accesses come grouped by extent; list each extent once on the observer.
-      if access.extent !== previous {
-        observer.extents.append(.passUnretained(access.extent))
-        observer.registrationCounts.append(0)
-      }
+      if access.extent !== previous { observer.extents.append((.passUnretained(access.extent), 0)) }
       previous = access.extent
-      observer.registrationCounts[observer.registrationCounts.count - 1] += 1
+      observer.extents[observer.extents.count - 1].registrations += 1
       access.extent.register(observer, key: access.key, keyPath: access.keyPath, anchored: access.anchored)
       if access.isStale { missed.append(Delivery(observer: observer, keyPath: access.keyPath)) }
     }
