@@ -303,17 +303,21 @@ extension Extent {
   /// Forgets the children and departed elements waiting on this fork, releasing them only after
   /// the lock (their deinitializers take it). Requires the registry lock.
   func dropWaiting(_ garbage: inout [AnyObject]) {
-    garbage += pendingAdoptions.map(\.child)
-    pendingAdoptions = []
-    garbage += departures
-    departures = []
+    if !pendingAdoptions.isEmpty {
+      garbage += pendingAdoptions.map(\.child)
+      pendingAdoptions = []
+    }
+    if !departures.isEmpty {
+      garbage += departures
+      departures = []
+    }
   }
 
   /// Removes the anchored registrations: they belong to a location this extent no longer stands
   /// for. Requires the registry lock.
   func removeAnchoredRegistrations() {
     guard registrations.contains(where: \.anchored) else { return }
-    dropInactiveRegistrations()
+    if inactiveRegistrations > 0 { dropInactiveRegistrations() }
     let leaving = registrations.filter(\.anchored)
     registrations.removeAll(where: \.anchored)
     for registration in leaving where !registrations.contains(where: { $0.observer === registration.observer }) {
