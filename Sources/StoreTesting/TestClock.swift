@@ -1,4 +1,4 @@
-import Synchronization
+import ValueStore
 
 /// A clock whose time moves only when a test moves it.
 ///
@@ -88,10 +88,9 @@ public final class TestClock: Clock {
   /// How many times an advance yields after each wake so that the woken task can run on.
   public let yieldsPerStep: Int
 
-  // `Mutex` rather than `NSLock`: it lets the compiler check this class's `Sendable`
-  // conformance, needs no Foundation, and is a little faster on Linux (measured ~5.5 ns vs
-  // ~8.4 ns per uncontended lock/unlock on this toolchain).
-  private let state: Mutex<State>
+  // `LockIsolated` (a pthread mutex) rather than `Synchronization.Mutex`: on Linux the thread
+  // sanitizer reports false races on a contended `Mutex`.
+  private let state: LockIsolated<State>
 
   /// Creates a clock that starts at `now`.
   ///
@@ -100,13 +99,13 @@ public final class TestClock: Clock {
   ///   - yieldsPerStep: How many times an advance yields after waking each sleeper; see
   ///     "Scheduling" in ``TestClock``. The default of 20 matches swift-clocks.
   public init(now: Instant = Instant(), yieldsPerStep: Int = 20) {
-    self.state = Mutex(State(now: now))
+    self.state = LockIsolated(State(now: now))
     self.yieldsPerStep = yieldsPerStep
   }
 
   /// The clock's current instant. It changes only when the clock is advanced.
   public var now: Instant {
-    state.withLock { $0.now }
+    state.withValue { $0.now }
   }
 
   /// Zero: a test clock can wake a sleeper at any instant.
@@ -117,7 +116,7 @@ public final class TestClock: Clock {
   /// The number of tasks suspended in ``sleep(until:tolerance:)``, waiting for the clock to reach
   /// their deadline.
   public var sleeperCount: Int {
-    state.withLock { $0.sleepers.count }
+    state.withValue { $0.sleepers.count }
   }
 
   /// Suspends until the clock is advanced to `deadline` or later.
@@ -127,7 +126,7 @@ public final class TestClock: Clock {
   /// - Throws: `CancellationError` if the task is cancelled before or while sleeping; a
   ///   cancelled sleeper stops counting towards ``sleeperCount``.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let id = state.withLock { state in
+    let id = state.withValue { state in
       defer { state.nextID += 1 }
       return state.nextID
     }
@@ -136,7 +135,7 @@ public final class TestClock: Clock {
         // Checking cancellation under the lock closes the race with `onCancel`: the task is
         // marked cancelled before the handler runs, so either this sees the flag or the handler
         // sees the sleeper.
-        let immediateOutcome: Result<Bool, any Error>? = state.withLock { state in
+        let immediateOutcome: Result<Bool, any Error>? = state.withValue { state in
           if Task.isCancelled { return .failure(CancellationError()) }
           if deadline <= state.now { return .success(false) }
           state.sleepers[id] = Sleeper(id: id, deadline: deadline, continuation: continuation)
@@ -147,7 +146,7 @@ public final class TestClock: Clock {
         }
       }
     } onCancel: {
-      state.withLock { $0.sleepers.removeValue(forKey: id) }?
+      state.withValue { $0.sleepers.removeValue(forKey: id) }?
         .continuation.resume(throwing: CancellationError())
     }
     if wokenByAdvance {
@@ -203,7 +202,7 @@ public final class TestClock: Clock {
   ///   a repeating timer; advance such tasks by a bounded amount instead.
   public func run() async {
     await step(to: now)  // Lets tasks that were just started reach their first sleep.
-    while let deadline = state.withLock({ $0.earliestSleeper?.deadline }) {
+    while let deadline = state.withValue({ $0.earliestSleeper?.deadline }) {
       await step(to: deadline)
     }
   }
@@ -213,7 +212,7 @@ public final class TestClock: Clock {
       // Before the first wake, yielding lets tasks started just before the advance reach their
       // sleep; after a wake, it lets the woken task run on.
       await yieldToWokenTasks()
-      let due: Sleeper? = state.withLock { state in
+      let due: Sleeper? = state.withValue { state in
         guard let sleeper = state.earliestSleeper, sleeper.deadline <= deadline else {
           state.now = max(state.now, deadline)
           return nil
@@ -232,7 +231,7 @@ public final class TestClock: Clock {
   /// guarantees it got a thread before the next sleeper wakes or the advance returns.
   private func waitForWake(of id: UInt64) async {
     await withCheckedContinuation { continuation in
-      let alreadyConfirmed = state.withLock { state in
+      let alreadyConfirmed = state.withValue { state in
         if state.confirmedWakes.remove(id) != nil { return true }
         state.wakeWaiters[id] = continuation
         return false
@@ -244,7 +243,7 @@ public final class TestClock: Clock {
   }
 
   private func confirmWake(of id: UInt64) {
-    let waiter = state.withLock { state in
+    let waiter = state.withValue { state in
       let waiter = state.wakeWaiters.removeValue(forKey: id)
       if waiter == nil {
         state.confirmedWakes.insert(id)

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ValueStore
 import Testing
 
 /// Runs the built `CounterDemo` executable with piped input. Scripted runs use virtual time, so
@@ -210,11 +210,11 @@ private func runDemo(_ arguments: [String] = [], input: [UInt8] = []) throws -> 
     writer.write(Data(input))
     try? writer.close()
   }
-  let errorData = Mutex(Data())
+  let errorData = LockIsolated(Data())
   let errorsRead = DispatchSemaphore(value: 0)
   DispatchQueue.global().async {
     let data = stderr.fileHandleForReading.readDataToEndOfFile()
-    errorData.withLock { $0 = data }
+    errorData.withValue { $0 = data }
     errorsRead.signal()
   }
   let output = stdout.fileHandleForReading.readDataToEndOfFile()
@@ -223,7 +223,7 @@ private func runDemo(_ arguments: [String] = [], input: [UInt8] = []) throws -> 
   return Run(
     status: process.terminationStatus,
     output: String(decoding: output, as: UTF8.self),
-    errors: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    errors: String(decoding: errorData.withValue { $0 }, as: UTF8.self))
 }
 
 /// The `CounterDemo` executable built with the tests: next to the test bundle (a directory on

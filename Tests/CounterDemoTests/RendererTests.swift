@@ -1,16 +1,15 @@
-import Synchronization
 import Testing
 import ValueStore
 @testable import CounterDemo
 
 /// Lines written by the code under test.
 final class Lines: Sendable {
-  private let lines = Mutex<[String]>([])
+  private let lines = LockIsolated<[String]>([])
 
-  func append(_ line: String) { lines.withLock { $0.append(line) } }
+  func append(_ line: String) { lines.withValue { $0.append(line) } }
 
   /// The lines written since the last call.
-  func take() -> [String] { lines.withLock { lines in defer { lines = [] }; return lines } }
+  func take() -> [String] { lines.withValue { lines in defer { lines = [] }; return lines } }
 }
 
 @MainActor

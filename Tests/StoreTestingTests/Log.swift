@@ -1,14 +1,14 @@
-import Synchronization
+import ValueStore
 
 /// A thread-safe, append-only record of what concurrent tasks observed.
 final class Log<Value: Sendable>: Sendable {
-  private let storage = Mutex<[Value]>([])
+  private let storage = LockIsolated<[Value]>([])
 
   var values: [Value] {
-    storage.withLock { $0 }
+    storage.withValue { $0 }
   }
 
   func append(_ value: Value) {
-    storage.withLock { $0.append(value) }
+    storage.withValue { $0.append(value) }
   }
 }

@@ -57,10 +57,10 @@ func relRunRandomSequences(
       """
     if shrunk.failure.kind == .spurious {
       // A lost notification always fails. Spurious ones still exist in holder mode for values
-      // written back after an assignment or a copied array's element edit (B6/B9 family, see
+      // written back after an assignment, or an ancestor written back (B6 family, see
       // Design.md §3): they are reported, as known issues, until fixed.
       // The run goes on: every remaining sequence is still checked for lost notifications.
-      withKnownIssue("open spurious case (B6/B9 family)", isIntermittent: true) { Issue.record(Comment(rawValue: report)) }
+      withKnownIssue("open spurious case (B6 family)", isIntermittent: true) { Issue.record(Comment(rawValue: report)) }
       reportedSpurious = true
       continue
     }

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ValueStore
 
 #if canImport(Glibc)
   import Glibc
@@ -35,7 +35,7 @@ final class LineReader: Sendable {
   private let descriptor: Int32
   private let queue = DispatchQueue(label: "CounterDemo.LineReader")
   /// Touched only on `queue`, so never contended: the mutex just lets the compiler check that.
-  private let buffer = Mutex(Buffer())
+  private let buffer = LockIsolated(Buffer())
 
   init(descriptor: Int32 = STDIN_FILENO) {
     self.descriptor = descriptor
@@ -49,7 +49,7 @@ final class LineReader: Sendable {
   }
 
   private func readLine() -> InputLine? {
-    buffer.withLock { buffer in
+    buffer.withValue { buffer in
       var line: [UInt8] = []
       var length = 0
       var sawBytes = false

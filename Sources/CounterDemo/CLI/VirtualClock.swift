@@ -1,4 +1,4 @@
-import Synchronization
+import ValueStore
 
 /// The clock of scripted runs: its time stands still until ``advance(to:)`` moves it, so a
 /// transcript is the same on every machine and every run.
@@ -47,17 +47,17 @@ final class VirtualClock: Clock {
     }
   }
 
-  private let state = Mutex(State())
+  private let state = LockIsolated(State())
 
-  var now: Instant { state.withLock { $0.now } }
+  var now: Instant { state.withValue { $0.now } }
 
   var minimumResolution: Duration { .zero }
 
   /// The deadline of the earliest sleeper, if any.
-  var nextDeadline: Instant? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
+  var nextDeadline: Instant? { state.withValue { $0.sleepers.values.map(\.deadline).min() } }
 
   func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let id = state.withLock { state in
+    let id = state.withValue { state in
       state.nextID += 1
       return state.nextID
     }
@@ -65,7 +65,7 @@ final class VirtualClock: Clock {
       try await withCheckedThrowingContinuation { continuation in
         // Checking cancellation under the lock closes the race with `onCancel`, which runs after
         // the task is marked cancelled: either this sees the mark or the handler sees the sleeper.
-        let outcome: Result<Void, any Error>? = state.withLock { state in
+        let outcome: Result<Void, any Error>? = state.withValue { state in
           if Task.isCancelled { return .failure(CancellationError()) }
           if deadline <= state.now { return .success(()) }
           state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
@@ -74,25 +74,25 @@ final class VirtualClock: Clock {
         if let outcome { continuation.resume(with: outcome) } else { resumeIdleWaiters() }
       }
     } onCancel: {
-      state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+      state.withValue { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
     }
   }
 
   /// Notes an effect that started running (and will sleep on this clock or finish).
   func effectStarted() {
-    state.withLock { $0.runningEffects += 1 }
+    state.withValue { $0.runningEffects += 1 }
   }
 
   /// Notes that an effect noted by ``effectStarted()`` finished.
   func effectFinished() {
-    state.withLock { $0.runningEffects -= 1 }
+    state.withValue { $0.runningEffects -= 1 }
     resumeIdleWaiters()
   }
 
   /// Returns once every running effect is asleep on this clock.
   func idle() async {
     await withCheckedContinuation { continuation in
-      let isIdle = state.withLock { state in
+      let isIdle = state.withValue { state in
         if !state.isIdle { state.idleWaiters.append(continuation) }
         return state.isIdle
       }
@@ -108,13 +108,13 @@ final class VirtualClock: Clock {
       due.continuation.resume()
       await idle()
     }
-    state.withLock { $0.now = max($0.now, deadline) }
+    state.withValue { $0.now = max($0.now, deadline) }
   }
 
   /// Removes the earliest sleeper due by `deadline` (the first to sleep among equals) and moves
   /// time to its deadline.
   private func takeSleeper(dueBy deadline: Instant) -> Sleeper? {
-    state.withLock { state in
+    state.withValue { state in
       guard let (id, sleeper) = state.sleepers.min(by: { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }),
         sleeper.deadline <= deadline
       else { return nil }
@@ -125,6 +125,6 @@ final class VirtualClock: Clock {
   }
 
   private func resumeIdleWaiters() {
-    for waiter in state.withLock({ $0.takeIdleWaiters() }) { waiter.resume() }
+    for waiter in state.withValue({ $0.takeIdleWaiters() }) { waiter.resume() }
   }
 }
