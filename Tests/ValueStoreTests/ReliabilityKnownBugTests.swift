@@ -3,8 +3,8 @@ import Testing
 @testable import ValueStore
 
 /// The smallest failing test of each bug the randomized tests found (see `RelKnownBug`). Each
-/// expectation states the contract. Fixed bugs (B1–B5, B7–B12; B14 in `RegistrationWindowTests`,
-/// B15 in `SharedIdentityTests`) are plain regression tests now; `withKnownIssue` marks the ones
+/// expectation states the contract. Fixed bugs (B1–B5, B7–B12, B16–B18; B14 in
+/// `RegistrationWindowTests`, B15 in `SharedIdentityTests`) are plain regression tests now; `withKnownIssue` marks the ones
 /// still open (B6) and fails ("known issue was
 /// not recorded") once one is fixed — then drop the wrapper and remove it from `RelKnownBug.open`.
 @Suite struct ReliabilityKnownBugTests {
@@ -156,6 +156,68 @@ import Testing
       state.rows = rows
     }
     #expect(readd.count == 1)
+  }
+
+  /// B16 — lost. Randomized (base seed 0xC0FFEE, seed 0x17008b3067d9e048): a snapshot edited,
+  /// then written back as the root and edited again in the same mutation: the rows slot was forked
+  /// twice along the root's lineage, and the newer fork adopted from the older one before the older
+  /// one had adopted the location's observers. Adoption now runs oldest first.
+  @Test func b16_aSlotForkedTwiceAlongTheLineageAdoptsOldestFirst() {
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows = [RelRow(id: 2), RelRow(id: 3)] }
+    var snapshot = root.value
+    snapshot.rows[id: 3]?.count -= 1
+    let contains = tracking { root.read { $0.rows.contains(id: 4) } }
+    root.mutate {
+      $0 = snapshot
+      $0.rows[id: 2]?.count -= 1
+    }
+    #expect(contains.count == 0)
+    root.mutate { $0.rows[id: 4] = RelRow(id: 4) }
+    #expect(contains.count == 1)
+  }
+
+  /// B17 — lost. Randomized (base seed 0xC0FFEE, seed 0x62e6315e2d505705): a bare value forked
+  /// because a snapshot is alive left a child's adoption waiting on a fork no holder would ever
+  /// adopt. Outside a holder the un-anchored readers now follow at once.
+  @Test func b17_aBareValuesChildAdoptionDoesNotWaitForAHolder() {
+    var state = RelState()
+    state.rows = [RelRow(id: 2, count: 1), RelRow(id: 3, count: 2)]
+    var copy = state.rows
+    copy.sort { $0.id > $1.id }
+    let snapshot = state
+    let counts = tracking { state.rows.map(\.count) }
+    state.rows = copy
+    #expect(state.rows.map(\.count) == [2, 1])
+    #expect(counts.count == 1)
+    #expect(snapshot.rows.map(\.count) == [1, 2])
+  }
+
+  /// B18 — lost (a regression of this session's B9 fix). Randomized (base seed 0xBADC0DE, seed
+  /// 0x488fb6fc49970e37): a snapshot written back as the root counts as a replacement when the
+  /// root moved on since; the forks of its children that waited on its adoption kept their
+  /// lineage, so a later removal from its rows waited on a structure fork nobody would adopt.
+  /// Cutting a lineage now cuts the waiting children's too.
+  @Test func b18_aReplacedRootsWaitingChildrenStandOnTheirOwn() {
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows.append(RelRow(id: 1)) }
+    let runs = FireCounter()
+    let token = observe {
+      _ = root.rows[id: 1]?.count
+      runs.tick()
+    }
+    let snapshot = root.value
+    withTransaction {
+      root.mutate { $0.count += 1 }
+      root.mutate {
+        $0 = snapshot
+        $0.rows[id: 1]?.title = "x"
+      }
+    }
+    let before = runs.count
+    root.mutate { $0.rows.remove(id: 1) }
+    #expect(runs.count == before + 1)
+    token.cancel()
   }
 
   /// B10 — was lost, forever. Found by `ReliabilityThreadTests.trackingWhileAnotherThreadMutates`

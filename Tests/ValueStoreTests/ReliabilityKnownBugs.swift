@@ -80,6 +80,18 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// and notified them. Found while fixing B8; fixed by detaching every replacement
   /// (Detach.swift); tests in `SharedIdentityTests`. Not steered.
   case assignedValueSharesChildren
+  /// B16 (lost): adoption handed out the waiting children of a lineage newest node first, so a
+  /// slot forked twice along it adopted from its intermediate fork before that one had adopted
+  /// the location's observers. Found with `VALUESTORE_RANDOM_BASE_SEED=0xC0FFEE`. Not steered.
+  case waitingChildrenAdoptedNewestFirst
+  /// B17 (lost): outside a holder, a child's adoption waited on its owner's fork, which no holder
+  /// would ever adopt (a bare value forked because a snapshot is alive). Found with base seed
+  /// 0xC0FFEE. Not steered.
+  case bareAdoptionWaitsForever
+  /// B18 (lost; a regression of B9's fix): cutting a replaced value's lineage left its waiting
+  /// children's lineages, so a departure waited on a structure fork nobody would adopt. Found with
+  /// base seed 0xBADC0DE. Not steered.
+  case replacedValueKeepsWaitingChildren
 
   /// Where an edit of a copy applies.
   enum CopyLocation { case copy(Int), snapshot(Int) }

@@ -15,7 +15,7 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func append(_ element: consuming Element) -> (inserted: Bool, index: Int) {
-    // Consumed, so that a fresh element lands with its extent unshared: settling it then forks
+    // Consumed, so that a fresh element lands with its extent unshared: detaching it then forks
     // nothing.
     let id = _id(element)
     let result = _appendIfAbsent(consume element, id: id)

@@ -24,10 +24,10 @@ extension IdentifiedArray: ObservationIdentifiable {
   /// Gives the structure and every observable element (to any depth) identities of their own:
   /// O(*n*), and a copy of the storage if it is shared. Only replacements pay it.
   public mutating func _detach() {
-    if !isKnownUniquelyReferenced(&_extent) { _extent = Extent() }
+    Extent.detached(&_extent)
     guard _observableElements else { return }
     let type = _observableType
-    for offset in _elements.indices { type._detach(&_elements[offset], settling: false) }
+    for offset in _elements.indices { type._detach(&_elements[offset]) }
   }
 }
 
@@ -145,7 +145,7 @@ extension IdentifiedArray {
     _elements[offset] = new as! Element
     if !_reconcile(before, after: new.observationIdentity) {
       let type = _observableType
-      type._detach(&_elements[offset], settling: true)
+      type._detach(&_elements[offset])
     }
   }
 
@@ -153,7 +153,7 @@ extension IdentifiedArray {
   @inlinable
   mutating func _didInsert(at offset: Int) {
     guard let type = _elementType else { return }
-    type._detach(&_elements[offset], settling: true)
+    type._detach(&_elements[offset])
   }
 
   /// The observable element type (elements must be observable).
@@ -180,7 +180,7 @@ extension IdentifiedArray {
       before.observed?.didLeave(_extent)
       return
     }
-    if !_reconcile(before, after: Self._identity(of: element!)) { _observableType._detach(&element!, settling: true) }
+    if !_reconcile(before, after: Self._identity(of: element!)) { _observableType._detach(&element!) }
   }
 
   /// Whether the slot still holds the same element (itself, or a fork it adopted); if not, the old

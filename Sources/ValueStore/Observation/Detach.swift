@@ -14,24 +14,27 @@
 // See Design.md, "Shared values".
 
 extension ObservationIdentifiable {
-  /// Settles a value that replaced another in a slot: detaches it, then cuts the lineage of its
-  /// own extent, which only this slot holds now (a fork of some other value).
+  /// Detaches `value` in place; it must be of type `Self` (a generic element known to be `Self`
+  /// only at run time).
   @usableFromInline
-  mutating func _settleReplacement() {
-    _detach()
-    if let extent = observationIdentity.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 {
-      extent.cutLineage()
-    }
-  }
-
-  /// Detaches or settles `value` in place; it must be of type `Self` (a generic element known to
-  /// be `Self` only at run time).
-  @usableFromInline
-  static func _detach<Value>(_ value: inout Value, settling: Bool) {
+  static func _detach<Value>(_ value: inout Value) {
     assert(Value.self == Self.self)
     withUnsafeMutablePointer(to: &value) {
-      let value = UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self)
-      if settling { value.pointee._settleReplacement() } else { value.pointee._detach() }
+      UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self).pointee._detach()
+    }
+  }
+}
+
+extension Extent {
+  /// The extent for a value that now stands on its own at its location: a fresh one if this one
+  /// is shared, else this one without its lineage (it may be a fork of a value held elsewhere,
+  /// whose adoption is meaningless now — and a departure waiting on it would never be told).
+  @usableFromInline
+  static func detached(_ extent: inout Extent) {
+    if !isKnownUniquelyReferenced(&extent) {
+      extent = Extent()
+    } else if extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 {
+      extent.cutLineage()
     }
   }
 }
@@ -40,7 +43,7 @@ extension Observed {
   /// Gives this value, and every observable value in its fields, an extent of its own.
   @usableFromInline
   mutating func detach() {
-    if !isKnownUniquelyReferenced(&_extent) { _extent = Extent() }
+    Extent.detached(&_extent)
     let fields = ObservableFields.of(Fields.self)
     guard !fields.detachers.isEmpty else { return }
     withUnsafeMutablePointer(to: &_value) { value in

@@ -232,7 +232,12 @@ extension Extent {
         if !owner.pendingAdoptions.contains(where: { $0.child === self }) {
           owner.pendingAdoptions.append(PendingAdoption(child: self, ancestor: ancestor))
         }
-        return []
+        guard !holder else { return [] }
+        // Outside a holder nobody may ever adopt the owner (a bare value forked because a snapshot
+        // is alive): its un-anchored readers follow now, as a bare fork's do; the anchored ones
+        // wait for a holder to adopt the owner (the copy written back).
+        found.ancestor.moves.add(Extent.unanchoredMove, ordering: .relaxed)
+        return copyRegistrations(from: found.ancestor, anchored: false).matching(found.written)
       }
       return adoptLocked(found, holder: holder, &garbage)
     }
@@ -267,7 +272,10 @@ extension Extent {
     }
     var matched = copied.matching(found.written)
     var waiting: [PendingAdoption] = []
-    for node in found.nodes {
+    // Oldest node first: a slot forked twice along the lineage (a copy edited, then the value
+    // written back and edited again) must adopt from its oldest fork before the newer one adopts
+    // from that.
+    for node in found.nodes.reversed() {
       for element in node.departures { matched += element.registrations.matching(Change.identity) }
       waiting += node.pendingAdoptions
       // Taken from every node, so that an ancestor a snapshot still holds cannot hand them out
@@ -285,10 +293,17 @@ extension Extent {
     return matched
   }
 
-  /// Cuts the lineage: this extent stands for a value of its own now.
+  /// Cuts the lineage: this extent stands for a value of its own now, and so do the forks of its
+  /// children that waited on its adoption.
   @usableFromInline @inline(never)
   func cutLineage() {
-    withRegistry { garbage in forgetLineage(&garbage) }
+    withRegistry { garbage in
+      var cutting = [self]
+      while let extent = cutting.popLast() {
+        cutting += extent.pendingAdoptions.map(\.child)
+        extent.forgetLineage(&garbage)
+      }
+    }
   }
 
   /// Cuts the lineage: this extent stands for a value of its own now. Requires the registry lock.

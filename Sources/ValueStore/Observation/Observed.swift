@@ -160,7 +160,7 @@ extension Observed {
       return
     }
     // A replacement: the new value may come from another location (Detach.swift).
-    _value[keyPath: keyPath]._settleReplacement()
+    _value[keyPath: keyPath]._detach()
     if !_extent.isQuiet { didWrite(keyPath) }
   }
 }
