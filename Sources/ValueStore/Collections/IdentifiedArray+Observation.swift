@@ -85,14 +85,15 @@ extension IdentifiedArray {
 @usableFromInline
 struct ElementSlot {
   @usableFromInline let identity: ObservationIdentity
-  /// Kept only when the element is observed, to notify its readers if it is replaced or removed
-  /// (by then the element itself is gone). Weak: a strong reference would make it look shared.
+  /// Kept only when the element is observed — or is a fork, whose observers may still be waiting
+  /// to be adopted onto it — to notify its readers if it is replaced or removed (by then the
+  /// element itself is gone). Weak: a strong reference would make it look shared.
   @usableFromInline weak var observed: Extent?
 
   @inlinable
   init(_ identity: ObservationIdentity) {
     self.identity = identity
-    if let extent = identity.extent, extent.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 {
+    if let extent = identity.extent, extent.flags.load(ordering: .relaxed) != 0 {
       observed = extent
     }
   }

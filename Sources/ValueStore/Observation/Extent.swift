@@ -272,12 +272,13 @@ extension Extent {
     }
     var matched = copied.matching(found.written)
     var waiting: [PendingAdoption] = []
+    var departed: [Extent] = []
     // Oldest node first: a slot forked twice along the lineage (a copy edited, then the value
     // written back and edited again) must adopt from its oldest fork before the newer one adopts
     // from that.
     for node in found.nodes.reversed() {
-      for element in node.departures { matched += element.registrations.matching(Change.identity) }
       waiting += node.pendingAdoptions
+      departed += node.departures
       // Taken from every node, so that an ancestor a snapshot still holds cannot hand them out
       // a second time.
       node.dropWaiting(&garbage)
@@ -290,6 +291,9 @@ extension Extent {
       }
       matched += pending.child.adoptLocked(childFound, holder: holder, &garbage)
     }
+    // After the children: an element that was edited (a fork waiting here for its observers) and
+    // then removed or replaced has its observers only now.
+    for element in departed { matched += element.registrations.matching(Change.identity) }
     return matched
   }
 
