@@ -3,7 +3,7 @@ import Testing
 @testable import ValueStore
 
 /// The smallest failing test of each bug the randomized tests found (see `RelKnownBug`). Each
-/// expectation states the contract. Fixed bugs (B1–B5, B7–B12, B16–B18; B14 in
+/// expectation states the contract. Fixed bugs (B1–B5, B7–B12, B16–B19; B14 in
 /// `RegistrationWindowTests`, B15 in `SharedIdentityTests`) are plain regression tests now; `withKnownIssue` marks the ones
 /// still open (B6) and fails ("known issue was
 /// not recorded") once one is fixed — then drop the wrapper and remove it from `RelKnownBug.open`.
@@ -218,6 +218,36 @@ import Testing
     root.mutate { $0.rows.remove(id: 1) }
     #expect(runs.count == before + 1)
     token.cancel()
+  }
+
+  /// B19 — lost. Randomized (base seeds 0x1–0x8, e.g. seed 0x865640a23052bd57): an element edited
+  /// while a copy was alive is a fork whose observers wait on the structure's fork; replaced (or
+  /// removed) in the same mutation, it was not recorded as departed — it had no observers *yet* —
+  /// and the adoption then gave its observers to an element no longer in the array.
+  @Test func b19_anElementEditedThenReplacedWhileACopyIsAliveTellsItsReaders() {
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows.append(RelRow(id: 3)) }
+    let copy = root.value
+    let title = tracking { root.read { $0.rows[id: 3]?.title } }
+    root.mutate {
+      $0.rows[id: 3]?.count -= 1
+      $0.rows[id: 3] = RelRow(id: 3)
+    }
+    #expect(title.count == 1)
+    #expect(copy.rows[id: 3]?.count == 0)
+  }
+
+  /// B19 through a copy written back (seed 0x9be3408f6404de50).
+  @Test func b19_aCopysEditedThenReplacedElementWrittenBackTellsItsReaders() {
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows.append(RelRow(id: 1)) }
+    let title = tracking { root.read { $0.rows[id: 1]?.title } }
+    var copy = root.value
+    copy.rows[id: 1]?.count += 1
+    copy.rows[id: 1] = RelRow(id: 1)
+    #expect(title.count == 0)
+    root.mutate { $0 = copy }
+    #expect(title.count == 1)
   }
 
   /// B10 — was lost, forever. Found by `ReliabilityThreadTests.trackingWhileAnotherThreadMutates`

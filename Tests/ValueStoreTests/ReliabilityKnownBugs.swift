@@ -92,6 +92,10 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// children's lineages, so a departure waited on a structure fork nobody would adopt. Found with
   /// base seed 0xBADC0DE. Not steered.
   case replacedValueKeepsWaitingChildren
+  /// B19 (lost): an element edited while a copy was alive (a fork whose observers wait on the
+  /// structure's fork), then replaced or removed before that adoption, was not recorded as departed
+  /// (it had no observers yet). Found with base seeds 0x1–0x8. Not steered.
+  case editedThenReplacedElementUntold
 
   /// Where an edit of a copy applies.
   enum CopyLocation { case copy(Int), snapshot(Int) }
