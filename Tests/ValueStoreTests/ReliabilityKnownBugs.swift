@@ -96,6 +96,11 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// structure's fork), then replaced or removed before that adoption, was not recorded as departed
   /// (it had no observers yet). Found with base seeds 0x1–0x8. Not steered.
   case editedThenReplacedElementUntold
+  /// B20 (memory): a bare value written while a snapshot is alive left one child fork waiting per
+  /// write on the never-adopted parent fork, each keeping the previous alive: the child's lineage
+  /// grew by one extent per write (`ReliabilityMemoryTests.bareLineagesStayBoundedOverSnapshotCycles`,
+  /// a known issue until now). Not steered.
+  case waitingForksKeepChildLineages
 
   /// Where an edit of a copy applies.
   enum CopyLocation { case copy(Int), snapshot(Int) }

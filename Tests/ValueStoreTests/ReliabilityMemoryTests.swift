@@ -103,9 +103,9 @@ import Testing
     #expect(fired == Self.cycles / 10)  // S12 bare: F every time
     // Registrations: at most the one observer of this cycle.
     #expect(maximum.enumerated().filter { $0.offset % 2 == 0 }.allSatisfy { $0.element <= 1 }, "\(maximum)")
-    withKnownIssue("B12: only the snapshot of this cycle is alive, yet the lineage keeps every ancestor") {
-      #expect(maximum.enumerated().filter { $0.offset % 2 == 1 }.allSatisfy { $0.element <= 1 }, "\(maximum)")
-    }
+    // Lineages: at most the snapshot of this cycle (B20: the child's waiting adoptions, one per
+    // write, kept every ancestor of the child alive).
+    #expect(maximum.enumerated().filter { $0.offset % 2 == 1 }.allSatisfy { $0.element <= 1 }, "\(maximum)")
   }
 
   /// A store sending many actions, with field bridges, child stores and element stores that come

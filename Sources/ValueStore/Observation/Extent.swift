@@ -112,7 +112,7 @@ struct Registration {
 /// A child's fork waiting for its parent fork to be adopted.
 struct PendingAdoption {
   let child: Extent
-  let ancestor: UInt64
+  var ancestor: UInt64
 }
 
 /// A field written on a fork, remembered until the fork is adopted or discarded.
@@ -177,13 +177,15 @@ extension Extent {
         for change in parent.changes where !node.changes.contains(where: { $0.key == change.key }) {
           node.changes.append(change)
         }
-        node.pendingAdoptions += parent.pendingAdoptions
-        node.departures += parent.departures
+        // The parent's waiting adoptions are older: they go first (adopted oldest first).
+        node.pendingAdoptions = parent.pendingAdoptions + node.pendingAdoptions
+        node.departures = parent.departures + node.departures
+        parent.pendingAdoptions = []
+        parent.departures = []
+        node.compactPendingAdoptions()
         // Take the grandparent from the parent (only this lineage holds the parent), so that the
         // grandparent's uniqueness is decided by this lineage alone.
         node.origin = parent.origin.take()
-        parent.pendingAdoptions = []
-        parent.departures = []
         garbage.append(parent)
       } else {
         node = node.origin!
@@ -231,6 +233,7 @@ extension Extent {
       if let owner, owner.origin != nil {
         if !owner.pendingAdoptions.contains(where: { $0.child === self }) {
           owner.pendingAdoptions.append(PendingAdoption(child: self, ancestor: ancestor))
+          owner.compactPendingAdoptions()
         }
         guard !holder else { return [] }
         // Outside a holder nobody may ever adopt the owner (a bare value forked because a snapshot
@@ -295,6 +298,38 @@ extension Extent {
     // then removed or replaced has its observers only now.
     for element in departed { matched += element.registrations.matching(Change.identity) }
     return matched
+  }
+
+  /// Drops the waiting adoptions of forks that no value holds any more — only this list and the
+  /// fork made from them do — and lets that fork wait for what they waited for. So a bare value
+  /// written while a snapshot is alive, which no holder ever adopts, keeps one waiting fork per
+  /// slot rather than one per write, and the forks in between can be spliced out (B20). A fork a
+  /// value still holds keeps its place: it may yet be adopted. Requires the registry lock.
+  func compactPendingAdoptions() {
+    var index = 0
+    while index < pendingAdoptions.count {
+      let dying = ObjectIdentifier(pendingAdoptions[index].child)
+      guard
+        let successor = pendingAdoptions.firstIndex(where: { pending in
+          pending.child.origin.map { ObjectIdentifier($0) == dying } ?? false
+        })
+      else {
+        index += 1
+        continue
+      }
+      let waitedFor = pendingAdoptions[index].ancestor
+      // Release this list's reference, then see whether the successor's lineage is all that is
+      // left. (If it is not, a value still holds the fork, so this release frees nothing.)
+      pendingAdoptions.remove(at: index)
+      let next = successor > index ? successor - 1 : successor
+      if isKnownUniquelyReferenced(&pendingAdoptions[next].child.origin) {
+        pendingAdoptions[next].ancestor = waitedFor
+      } else {
+        let kept = pendingAdoptions[next].child.origin!
+        pendingAdoptions.insert(PendingAdoption(child: kept, ancestor: waitedFor), at: index)
+        index += 1
+      }
+    }
   }
 
   /// Cuts the lineage: this extent stands for a value of its own now, and so do the forks of its
