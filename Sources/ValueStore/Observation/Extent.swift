@@ -215,7 +215,8 @@ extension Extent {
   /// If `self` descends from that extent by forks, the slot was mutated in place. When the owner is
   /// itself a fork nobody adopted yet, the slot may belong to a copy: the adoption waits on the
   /// owner (`pendingAdoptions`) and happens if the owner is adopted, or never if the owner is
-  /// discarded. Otherwise the ancestor's registrations go to `self` (inside a holder's mutation all
+  /// discarded (outside a holder the un-anchored registrations are copied at once, since no holder
+  /// may ever adopt a bare value's fork). Otherwise the ancestor's registrations go to `self` (inside a holder's mutation all
   /// of them, the anchored ones *moved*: the ancestor is no longer the location; outside, only the
   /// un-anchored ones, copied) and are notified of exactly the fields written along the way, then
   /// the children waiting on `self` are adopted in turn. Returns `true` in both cases.
