@@ -3,7 +3,7 @@ import Testing
 @testable import ValueStore
 
 /// The smallest failing test of each bug the randomized tests found (see `RelKnownBug`). Each
-/// expectation states the contract. Fixed bugs (B1–B5, B7–B12, B16–B19; B14 in
+/// expectation states the contract. Fixed bugs (B1–B5, B7–B12, B16–B19, B21; B14 in
 /// `RegistrationWindowTests`, B15 in `SharedIdentityTests`) are plain regression tests now; `withKnownIssue` marks the ones
 /// still open (B6) and fails ("known issue was
 /// not recorded") once one is fixed — then drop the wrapper and remove it from `RelKnownBug.open`.
@@ -248,6 +248,21 @@ import Testing
     #expect(title.count == 0)
     root.mutate { $0 = copy }
     #expect(title.count == 1)
+  }
+
+  /// B21 — spurious. Randomized (seed 0xce0c443496bbd75b): a bare copy taken out of the holder
+  /// replaces an element after the holder moved on; the copy's structure fork is adopted by the
+  /// copy's own (bare) slot, which told the departed element's *anchored* readers — the holder's.
+  @Test func b21_aBareCopysReplacedElementDoesNotNotifyTheHoldersReaders() {
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows.append(RelRow(id: 3)) }
+    var copy = root.value
+    let loop = tracking { root.read { state in state.rows.reduce(0) { $0 + $1.count } } }
+    root.mutate { $0.name = "x" }  // forks: the copy shares the holder's value
+    copy.rows[id: 3] = RelRow(id: 3, count: 5)
+    #expect(loop.count == 0)
+    root.mutate { $0.rows[id: 3]?.count += 1 }
+    #expect(loop.count == 1)
   }
 
   /// B10 — was lost, forever. Found by `ReliabilityThreadTests.trackingWhileAnotherThreadMutates`

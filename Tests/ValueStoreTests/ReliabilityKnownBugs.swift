@@ -101,6 +101,9 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// grew by one extent per write (`ReliabilityMemoryTests.bareLineagesStayBoundedOverSnapshotCycles`,
   /// a known issue until now). Not steered.
   case waitingForksKeepChildLineages
+  /// B21 (spurious): a bare copy's structure fork adopted by its own bare slot told the departed
+  /// elements' anchored readers (the holder's). Not steered.
+  case bareAdoptionToldAnchoredDepartures
 
   /// Where an edit of a copy applies.
   enum CopyLocation { case copy(Int), snapshot(Int) }

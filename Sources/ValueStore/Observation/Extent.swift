@@ -297,7 +297,11 @@ extension Extent {
     }
     // After the children: an element that was edited (a fork waiting here for its observers) and
     // then removed or replaced has its observers only now.
-    for element in departed { matched += element.registrations.matching(Change.identity) }
+    // Outside a holder the array is not the holder's: only the un-anchored readers hear it (B21).
+    for element in departed {
+      let readers = holder ? element.registrations : element.registrations.filter { !$0.anchored }
+      matched += readers.matching(Change.identity)
+    }
     return matched
   }
 
