@@ -49,6 +49,11 @@ enum Mode: Equatable, Sendable, ObservationIdentifiable {
     }
   }
 
+  var payload: Child? {
+    if case let .editing(child) = self { return child }
+    return nil
+  }
+
   /// Mutates the `editing` payload in place (copy out, mutate, write back: a fork the slot adopts).
   mutating func modifyEditing(_ body: (inout Child) -> Void) {
     guard case var .editing(child) = self else { return }

@@ -17,7 +17,7 @@ extension RelState {
 
   /// Whether every value equals the model's (read without tracking).
   func matches(_ model: MState) -> Bool {
-    func same(_ child: RelChild?, _ other: MChild?) -> Bool {
+    func same(_ child: Child?, _ other: MChild?) -> Bool {
       let fields = child?._$fields.fields
       return fields?.count == other?.count && fields?.title == other?.title
     }

@@ -21,14 +21,14 @@ import Testing
 
     @Test func duplicateIDsInUniqueElementsTrap() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        _ = IdentifiedArrayOf<RelRow>(uniqueElements: [RelRow(id: 1), RelRow(id: 2), RelRow(id: 1)])
+        _ = IdentifiedArrayOf<Row>(uniqueElements: [Row(id: 1), Row(id: 2), Row(id: 1)])
       }
       #expect(Self.trapMessage(result) == "IdentifiedArray: duplicate id 1")
     }
 
     @Test func duplicateIDsInAnArrayLiteralTrap() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        let rows: IdentifiedArrayOf<RelRow> = [RelRow(id: 7), RelRow(id: 7)]
+        let rows: IdentifiedArrayOf<Row> = [Row(id: 7), Row(id: 7)]
         _ = rows
       }
       #expect(Self.trapMessage(result) == "IdentifiedArray: duplicate id 7")
@@ -45,15 +45,15 @@ import Testing
     @Test func duplicateIDsInsideAMutationTrap() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let root = ObservedRoot(RelState())
-        root.mutate { $0.rows = IdentifiedArray(uniqueElements: [RelRow(id: 3), RelRow(id: 3)]) }
+        root.mutate { $0.rows = IdentifiedArray(uniqueElements: [Row(id: 3), Row(id: 3)]) }
       }
       #expect(Self.trapMessage(result) == "IdentifiedArray: duplicate id 3")
     }
 
     @Test func storingAnElementUnderAnotherIDTraps() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        var rows: IdentifiedArrayOf<RelRow> = [RelRow(id: 1)]
-        rows[id: 1] = RelRow(id: 2)
+        var rows: IdentifiedArrayOf<Row> = [Row(id: 1)]
+        rows[id: 1] = Row(id: 2)
       }
       #expect(Self.trapMessage(result) == "IdentifiedArray: element id 2 does not match subscript id 1")
     }
@@ -93,7 +93,7 @@ import Testing
     #expect(observers.allSatisfy { $0.count == 0 })
     // A read of an absent id observes which ids exist: the id appearing notifies it.
     let absent = tracking { root.read { $0.rows[id: 99]?.count } }
-    root.mutate { $0.rows.append(RelRow(id: 99)) }
+    root.mutate { $0.rows.append(Row(id: 99)) }
     #expect(absent.count == 1)
   }
 
@@ -111,13 +111,13 @@ import Testing
         return .none
       }
       .ifLet(\.optional, action: CasePath(RelAction.child)) {
-        Reduce<RelChild, RelNoAction> { child, _ in
+        Reduce<Child, RelNoAction> { child, _ in
           child.count += 1
           return .none
         }
       }
       .forEach(\.rows, action: CasePath(RelAction.rows)) {
-        Reduce<RelRow, RelNoAction> { row, _ in
+        Reduce<Row, RelNoAction> { row, _ in
           row.count += 1
           return .none
         }
@@ -157,7 +157,7 @@ import Testing
     #expect(row.count == 1)
     #expect(
       warnings.all == [
-        "none was sent to a store of RelState → RelRow[id: 2], whose state no longer exists; the action was ignored."
+        "none was sent to a store of RelState → Row[id: 2], whose state no longer exists; the action was ignored."
       ])
   }
 
@@ -171,7 +171,7 @@ import Testing
     #expect(store.optional == nil)
     #expect(
       warnings.all == [
-        "none was sent to a store of RelState → RelChild, whose state no longer exists; the action was ignored."
+        "none was sent to a store of RelState → Child, whose state no longer exists; the action was ignored."
       ])
   }
 
@@ -180,7 +180,7 @@ import Testing
   @MainActor @Test func sendingToAReleasedStoresChildStoreStillWorks() {
     let warnings = Warnings()
     weak var weakParent: Store<RelState, RelAction>?
-    var child: Store<RelChild, RelNoAction>?
+    var child: Store<Child, RelNoAction>?
     do {
       let store = Self.store()
       child = store.scope(state: \.optional, action: CasePath(RelAction.child))

@@ -40,7 +40,7 @@ import Testing
   /// rows = copies[1]`.
   @Test func b4_collectionWrittenBackLosesElementChanges() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows.append(RelRow(id: 1)) }
+    root.mutate { $0.rows.append(Row(id: 1)) }
     let edited = tracking { root.read { $0.rows[id: 1]?.count } }
     var copy = root.value.rows
     copy[id: 1]?.count += 1
@@ -61,9 +61,9 @@ import Testing
   /// rows.append(Row(id: 4))`.
   @Test func b5_iteratingRecordsNoStructureRead() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows.append(RelRow(id: 1)) }
+    root.mutate { $0.rows.append(Row(id: 1)) }
     let loop = tracking { root.read { state in state.rows.reduce(0) { $0 + $1.count } } }
-    root.mutate { $0.rows.append(RelRow(id: 2, count: 5)) }
+    root.mutate { $0.rows.append(Row(id: 2, count: 5)) }
     #expect(root.read { state in state.rows.reduce(0) { $0 + $1.count } } == 5)
     #expect(loop.count == 1)
   }
@@ -115,14 +115,14 @@ import Testing
   /// leaving an unadopted structure fork is told to its readers when (if) the fork is adopted.
   @Test func b9_removingAnElementFromACopyNotifiesTheOriginalsReaders() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows = [RelRow(id: 1), RelRow(id: 2)] }
+    root.mutate { $0.rows = [Row(id: 1), Row(id: 2)] }
     let row = tracking { root.read { $0.rows[id: 1]?.title } }
     var snapshot = root.value
     snapshot.rows.remove(id: 1)  // a copy outside the holder
     root.mutate { state in
       var copy = state.rows
       copy.remove(id: 1)  // a copy inside a mutation, discarded
-      copy[id: 2] = RelRow(id: 2, title: "new")
+      copy[id: 2] = Row(id: 2, title: "new")
       _ = copy
     }
     #expect(root.rows.count == 2)
@@ -138,7 +138,7 @@ import Testing
   /// B9's other side: the removal made on a copy is heard when the copy is written back.
   @Test func b9_aCopyWithAnElementRemovedWrittenBackNotifiesItsReaders() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows = [RelRow(id: 1), RelRow(id: 2)] }
+    root.mutate { $0.rows = [Row(id: 1), Row(id: 2)] }
     let one = tracking { root.read { $0.rows[id: 1]?.title } }
     let two = tracking { root.read { $0.rows[id: 2]?.title } }
     var copy = root.value.rows
@@ -152,7 +152,7 @@ import Testing
     let readd = tracking { root.read { $0.rows[id: 2]?.title } }
     root.mutate { state in
       var rows = state.rows
-      rows[id: 2] = RelRow(id: 2, title: "other")
+      rows[id: 2] = Row(id: 2, title: "other")
       state.rows = rows
     }
     #expect(readd.count == 1)
@@ -164,7 +164,7 @@ import Testing
   /// one had adopted the location's observers. Adoption now runs oldest first.
   @Test func b16_aSlotForkedTwiceAlongTheLineageAdoptsOldestFirst() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows = [RelRow(id: 2), RelRow(id: 3)] }
+    root.mutate { $0.rows = [Row(id: 2), Row(id: 3)] }
     var snapshot = root.value
     snapshot.rows[id: 3]?.count -= 1
     let contains = tracking { root.read { $0.rows.contains(id: 4) } }
@@ -173,7 +173,7 @@ import Testing
       $0.rows[id: 2]?.count -= 1
     }
     #expect(contains.count == 0)
-    root.mutate { $0.rows[id: 4] = RelRow(id: 4) }
+    root.mutate { $0.rows[id: 4] = Row(id: 4) }
     #expect(contains.count == 1)
   }
 
@@ -182,7 +182,7 @@ import Testing
   /// adopt. Outside a holder the un-anchored readers now follow at once.
   @Test func b17_aBareValuesChildAdoptionDoesNotWaitForAHolder() {
     var state = RelState()
-    state.rows = [RelRow(id: 2, count: 1), RelRow(id: 3, count: 2)]
+    state.rows = [Row(id: 2, count: 1), Row(id: 3, count: 2)]
     var copy = state.rows
     copy.sort { $0.id > $1.id }
     let snapshot = state
@@ -200,7 +200,7 @@ import Testing
   /// Cutting a lineage now cuts the waiting children's too.
   @Test func b18_aReplacedRootsWaitingChildrenStandOnTheirOwn() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows.append(RelRow(id: 1)) }
+    root.mutate { $0.rows.append(Row(id: 1)) }
     let runs = FireCounter()
     let token = observe {
       _ = root.rows[id: 1]?.count
@@ -226,12 +226,12 @@ import Testing
   /// and the adoption then gave its observers to an element no longer in the array.
   @Test func b19_anElementEditedThenReplacedWhileACopyIsAliveTellsItsReaders() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows.append(RelRow(id: 3)) }
+    root.mutate { $0.rows.append(Row(id: 3)) }
     let copy = root.value
     let title = tracking { root.read { $0.rows[id: 3]?.title } }
     root.mutate {
       $0.rows[id: 3]?.count -= 1
-      $0.rows[id: 3] = RelRow(id: 3)
+      $0.rows[id: 3] = Row(id: 3)
     }
     #expect(title.count == 1)
     #expect(copy.rows[id: 3]?.count == 0)
@@ -240,11 +240,11 @@ import Testing
   /// B19 through a copy written back (seed 0x9be3408f6404de50).
   @Test func b19_aCopysEditedThenReplacedElementWrittenBackTellsItsReaders() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows.append(RelRow(id: 1)) }
+    root.mutate { $0.rows.append(Row(id: 1)) }
     let title = tracking { root.read { $0.rows[id: 1]?.title } }
     var copy = root.value
     copy.rows[id: 1]?.count += 1
-    copy.rows[id: 1] = RelRow(id: 1)
+    copy.rows[id: 1] = Row(id: 1)
     #expect(title.count == 0)
     root.mutate { $0 = copy }
     #expect(title.count == 1)
@@ -255,11 +255,11 @@ import Testing
   /// copy's own (bare) slot, which told the departed element's *anchored* readers — the holder's.
   @Test func b21_aBareCopysReplacedElementDoesNotNotifyTheHoldersReaders() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows.append(RelRow(id: 3)) }
+    root.mutate { $0.rows.append(Row(id: 3)) }
     var copy = root.value
     let loop = tracking { root.read { state in state.rows.reduce(0) { $0 + $1.count } } }
     root.mutate { $0.name = "x" }  // forks: the copy shares the holder's value
-    copy.rows[id: 3] = RelRow(id: 3, count: 5)
+    copy.rows[id: 3] = Row(id: 3, count: 5)
     #expect(loop.count == 0)
     root.mutate { $0.rows[id: 3]?.count += 1 }
     #expect(loop.count == 1)

@@ -216,7 +216,7 @@ extension RelKnownBug {
       let isUnique = isKnownUniquelyReferenced(&value._$fields._extent)
       result.append((value._$fields._extent, isUnique))
     }
-    func add(rows: inout IdentifiedArrayOf<RelRow>) {
+    func add(rows: inout IdentifiedArrayOf<Row>) {
       let isUnique = isKnownUniquelyReferenced(&rows._extent)
       result.append((rows._extent, isUnique))
       for offset in rows._elements.indices where step.touches(rowID: rows._ids[offset]) {

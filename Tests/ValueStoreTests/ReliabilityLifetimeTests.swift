@@ -22,7 +22,7 @@ final class Canary: Sendable {}
 
   @MainActor @Test func storeAndChildStoresAreFreedWithTheStore() {
     weak var weakStore: Store<RelState, RelAction>?
-    weak var weakChild: Store<RelChild, RelNoAction>?
+    weak var weakChild: Store<Child, RelNoAction>?
     do {
       let store = Self.store()
       let child = store.scope(state: \.child, action: CasePath(RelAction.child))
@@ -41,7 +41,7 @@ final class Canary: Sendable {}
   /// store's own state whose `onChange` holds the store: the store is never freed.
   @MainActor @Test func storesWithElementStoresAreFreedWithTheStore() {
     weak var weakStore: Store<RelState, RelAction>?
-    weak var weakRow: Store<RelRow, RelNoAction>?
+    weak var weakRow: Store<Row, RelNoAction>?
     do {
       let store = Self.store()
       let row = store.scope(state: \.rows, action: CasePath(RelAction.rows))[id: 1]
@@ -56,7 +56,7 @@ final class Canary: Sendable {}
   /// the child keeps working on the state they shared.
   @MainActor @Test func aChildStoreOutlivesItsParentStoreObject() {
     weak var weakParent: Store<RelState, RelAction>?
-    var child: Store<RelChild, RelNoAction>?
+    var child: Store<Child, RelNoAction>?
     do {
       let store = Self.store()
       child = store.scope(state: \.child, action: CasePath(RelAction.child))

@@ -68,7 +68,7 @@ import Testing
   /// twice its live registrations, and none once the last observer is gone.
   @Test func aSharedTableStaysWithinTwiceItsLiveObserversAndEmpties() {
     let root = ObservedRoot(RelState())
-    root.mutate { $0.rows = IdentifiedArray(uniqueElements: (0..<100).map { RelRow(id: $0) }) }
+    root.mutate { $0.rows = IdentifiedArray(uniqueElements: (0..<100).map { Row(id: $0) }) }
     let tokens = TokenBox((0..<100).map { id in observe { _ = root.read { $0.rows[id: id]?.count } } })
     let table = { withRegistry { _ in root.value._$fields._extent.registrations.count } }
     #expect(table() == 100)  // each subscription reads `rows` on the root
@@ -125,7 +125,7 @@ import Testing
       _ = rows()[id: id]?.count  // makes the element's store
       store.send(.steps([.rowsRemove(id)]))
       if cycle % 1_000 == 999 {
-        let cache = store.children.values.compactMap { $0 as? ElementStoreCache<Int, RelRow, RelNoAction> }.first
+        let cache = store.children.values.compactMap { $0 as? ElementStoreCache<Int, Row, RelNoAction> }.first
         sizes.insert([store.bridges.count, store.children.count, cache?.count ?? -1, relRegistrations(store.state)])
       }
     }

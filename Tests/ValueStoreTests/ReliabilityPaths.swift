@@ -47,10 +47,10 @@ struct RelRootFields {
   let count: () -> Int
   let isEven: () -> Bool
   let name: () -> String
-  let child: () -> RelChild
-  let optional: () -> RelChild?
-  let mode: () -> RelMode
-  let rows: () -> IdentifiedArrayOf<RelRow>
+  let child: () -> Child
+  let optional: () -> Child?
+  let mode: () -> Mode
+  let rows: () -> IdentifiedArrayOf<Row>
 
   init(_ state: RelState) {
     count = { state.count }
@@ -74,8 +74,8 @@ struct RelRootFields {
 
   init(
     count: @escaping () -> Int, isEven: @escaping () -> Bool, name: @escaping () -> String,
-    child: @escaping () -> RelChild, optional: @escaping () -> RelChild?, mode: @escaping () -> RelMode,
-    rows: @escaping () -> IdentifiedArrayOf<RelRow>
+    child: @escaping () -> Child, optional: @escaping () -> Child?, mode: @escaping () -> Mode,
+    rows: @escaping () -> IdentifiedArrayOf<Row>
   ) {
     (self.count, self.isEven, self.name, self.child) = (count, isEven, name, child)
     (self.optional, self.mode, self.rows) = (optional, mode, rows)
@@ -83,7 +83,7 @@ struct RelRootFields {
 }
 
 /// A child's fields, read without recording an access (for paths that observe identity only).
-func relDescribe(_ child: RelChild?) -> String {
+func relDescribe(_ child: Child?) -> String {
   guard let fields = child?._$fields.fields else { return "nil" }
   return "\(fields.count)|\(fields.title)"
 }

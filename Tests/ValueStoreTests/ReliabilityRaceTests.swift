@@ -116,7 +116,7 @@ extension ReliabilityRaceTests {
   /// row (B10, B13): the last run of each sees its row's final count (never lost).
   @Test func rowSubscriptionsWhileRowsAreWrittenBackOnSeveralThreads() {
     var initial = RelState()
-    initial.rows = IdentifiedArray(uniqueElements: (0..<Self.threads).map { RelRow(id: $0) })
+    initial.rows = IdentifiedArray(uniqueElements: (0..<Self.threads).map { Row(id: $0) })
     let root = ObservedRoot(initial)
     let lastSeen = (0..<Self.threads).map { _ in LastSeen() }
     let tokens = (0..<Self.threads).map { id in

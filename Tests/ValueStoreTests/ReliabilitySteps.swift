@@ -93,9 +93,9 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
 /// referenced like a local variable would.
 struct RelCopy {
   var root: RelState?
-  var child: RelChild?
-  var row: RelRow?
-  var rows: IdentifiedArrayOf<RelRow>?
+  var child: Child?
+  var row: Row?
+  var rows: IdentifiedArrayOf<Row>?
 }
 
 /// The library side's copies and snapshots, shared with a store's reducer.
@@ -117,7 +117,7 @@ extension RelStep {
     case let .childAdd(d): state.child.count += d
     case let .childTitle(s): state.child.title = s
     case let .childAppendTitle(s): state.child.title += s
-    case let .childNew(c): state.child = RelChild(count: c)
+    case let .childNew(c): state.child = Child(count: c)
     case .childReset: state.child.reset()
     case let .childViaCopy(d):
       var copy = state.child
@@ -130,13 +130,13 @@ extension RelStep {
     case let .childFromCopy(k): if let c = env.copies[k].child { state.child = c }
     case .childFromOptional: if let o = state.optional { state.child = o }
     case .optionalNil: state.optional = nil
-    case let .optionalNew(c): state.optional = RelChild(count: c)
+    case let .optionalNew(c): state.optional = Child(count: c)
     case let .optionalAdd(d): state.optional?.count += d
     case let .optionalTitle(s): state.optional?.title = s
     case .optionalFromChild: state.optional = state.child
     case let .optionalFromCopy(k): if let c = env.copies[k].child { state.optional = c }
     case .modeIdle: state.mode = .idle
-    case let .modeNew(c): state.mode = .editing(RelChild(count: c))
+    case let .modeNew(c): state.mode = .editing(Child(count: c))
     case let .modeAdd(d): state.mode.modifyEditing { $0.count += d }
     case .modeFromChild: state.mode = .editing(state.child)
     case let .modeFromCopy(k): if let c = env.copies[k].child { state.mode = .editing(c) }
@@ -158,15 +158,15 @@ extension RelStep {
   }
 
   /// The collection steps, on any identified array of rows (the state's, or a copy of it).
-  func applyToRows(_ rows: inout IdentifiedArrayOf<RelRow>) {
+  func applyToRows(_ rows: inout IdentifiedArrayOf<Row>) {
     switch self {
-    case let .rowsAppend(id): rows.append(RelRow(id: id))
-    case let .rowsInsert(id, at): rows.insert(RelRow(id: id), at: at % (rows.count + 1))
+    case let .rowsAppend(id): rows.append(Row(id: id))
+    case let .rowsInsert(id, at): rows.insert(Row(id: id), at: at % (rows.count + 1))
     case let .rowsRemove(id): rows.remove(id: id)
     case let .rowsSetNil(id): rows[id: id] = nil
     case let .rowAdd(id, d): rows[id: id]?.count += d
     case let .rowTitle(id, s): rows[id: id]?.title = s
-    case let .rowSetNew(id, c): rows[id: id] = RelRow(id: id, count: c)
+    case let .rowSetNew(id, c): rows[id: id] = Row(id: id, count: c)
     case let .rowsMove(from, to):
       guard !rows.isEmpty else { return }
       rows.move(fromOffsets: [from % rows.count], toOffset: to % (rows.count + 1))
@@ -181,7 +181,7 @@ extension RelStep {
   }
 
   /// The field steps, on a copy of a child or of a row.
-  func applyToChild(_ child: inout RelChild) {
+  func applyToChild(_ child: inout Child) {
     switch self {
     case let .childAdd(d), let .rowAdd(_, d): child.count += d
     case let .childTitle(s), let .rowTitle(_, s): child.title = s
@@ -190,7 +190,7 @@ extension RelStep {
     }
   }
 
-  func applyToRow(_ row: inout RelRow) {
+  func applyToRow(_ row: inout Row) {
     switch self {
     case let .childAdd(d), let .rowAdd(_, d): row.count += d
     case let .childTitle(s), let .rowTitle(_, s): row.title = s

@@ -38,9 +38,9 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
 
   static func populated() -> RelState {
     var state = RelState()
-    state.rows = [RelRow(id: 1), RelRow(id: 2), RelRow(id: 3)]
-    state.optional = RelChild()
-    state.mode = .editing(RelChild())
+    state.rows = [Row(id: 1), Row(id: 2), Row(id: 3)]
+    state.optional = Child()
+    state.mode = .editing(Child())
     return state
   }
 
@@ -61,7 +61,7 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
         copy.child.count += 1
         copy.rows[id: 1]?.count += 1
         copy.optional?.title = "\(thread)-\(i)"
-        copy.rows.append(RelRow(id: 100 + i))
+        copy.rows.append(Row(id: 100 + i))
         let snapshot = copy  // a snapshot alive while the copy is mutated again
         copy.rows.remove(id: 100 + i)
         #expect(snapshot.rows.count == 4)
@@ -177,7 +177,7 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
   /// every write lands, and the structure's observer is not notified (then is, by an append).
   @Test func rowsWrittenBackFromSeveralThreads() {
     var initial = RelState()
-    initial.rows = IdentifiedArray(uniqueElements: (0..<Self.threads).map { RelRow(id: $0) })
+    initial.rows = IdentifiedArray(uniqueElements: (0..<Self.threads).map { Row(id: $0) })
     let root = ObservedRoot(initial)
     let structureFired = FireCounter()
     _ = withTracking { root.read { $0.rows.count } } onChange: { _ in structureFired.tick() }
@@ -191,7 +191,7 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
     }
     #expect(root.read { $0.rows.map(\.count) } == Array(repeating: iterations, count: Self.threads))
     #expect(structureFired.count == 0)
-    root.mutate { $0.rows.append(RelRow(id: 100)) }
+    root.mutate { $0.rows.append(Row(id: 100)) }
     #expect(structureFired.count == 1)
   }
 }

@@ -6,10 +6,10 @@ import Testing
 @Suite struct SharedIdentityTests {
   struct Lists: ObservableState, Equatable, Sendable {
     struct Fields: Equatable, Sendable {
-      var first: IdentifiedArrayOf<RelRow> = [RelRow(id: 1)]
-      var second: IdentifiedArrayOf<RelRow> = []
-      var plainFirst: [RelChild] = [RelChild()]
-      var plainSecond: [RelChild] = []
+      var first: IdentifiedArrayOf<Row> = [Row(id: 1)]
+      var second: IdentifiedArrayOf<Row> = []
+      var plainFirst: [Child] = [Child()]
+      var plainSecond: [Child] = []
       var left = RelState()
       var right = RelState()
     }
@@ -62,7 +62,7 @@ import Testing
 
   @Test func anElementReplacedByOneFromAnotherCollection() {
     let root = ObservedRoot(Lists())
-    root.mutate { $0.second = [RelRow(id: 1, title: "mine")] }
+    root.mutate { $0.second = [Row(id: 1, title: "mine")] }
     let mine = tracking { root.read { $0.second[id: 1]?.title } }
     root.mutate { $0.second[id: 1] = $0.first[id: 1] }
     #expect(mine.count == 1)
