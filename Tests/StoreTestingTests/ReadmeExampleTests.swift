@@ -2,8 +2,8 @@ import StoreTesting
 import Testing
 import ValueStore
 
-// The README's `Counter` and `CounterFeature`, verbatim. (ValueStoreTests compiles them too, but
-// that target can't import StoreTesting.)
+// The README's `Counter` and `CounterFeature`, verbatim, and its examples, so they keep compiling
+// and doing what the README says.
 
 struct Counter: ObservableState, Equatable {
   struct Fields: Equatable { var count = 0; var fact: String? }
@@ -77,4 +77,27 @@ struct CounterFeature: Reducer {
       (Expected: −, Actual: +)
       """
     ])
+}
+
+@MainActor @Test func observableStateExample() {
+  let printed = Log<String>()
+  let model = ObservedRoot(Counter())
+  let token = observe { printed.append("count: \(model.count)") }
+  model.mutate { $0.fact = "…" }
+  let snapshot = model.value
+  model.mutate { $0.count += 1 }
+  #expect(printed.values == ["count: 0", "count: 1"])
+  #expect(snapshot.count == 0)
+  _ = token
+}
+
+@MainActor @Test func storeExample() async {
+  let printed = Log<String>()
+  let store = Store(initialState: Counter(), reducer: CounterFeature(fact: { "\($0) is a number" }))
+  let token = store.observe { printed.append("\(store.count)") }
+  store.send(.increment)
+  await store.send(.factButtonTapped).finish()
+  #expect(printed.values == ["0", "1"])
+  #expect(store.fact == "1 is a number")
+  _ = token
 }
