@@ -100,4 +100,80 @@ import Testing
     #expect(count.count == 1)
     #expect(snapshot.child.count == 0)
   }
+
+  // MARK: Sharing from the start (issue 12, defect 4)
+
+  /// Every way two fields can be given one value before any slot sees an assignment: an
+  /// initializer, a holder's initial value, a store's initial state, a value taken from another
+  /// holder, a child replacing itself with its sibling.
+  static let sharedFromTheStart: [(name: String, make: @Sendable () -> ObservedRoot<AppState>)] = [
+    ("an initializer", {
+      let c = Child()
+      return ObservedRoot(AppState(_$fields: Observed(.init(a: c, b: c))))
+    }),
+    ("another holder's value", {
+      let first = ObservedRoot(AppState())
+      _ = tracking { first.a.title }
+      return ObservedRoot(first.value)
+    }),
+    ("a child replacing itself with its sibling", {
+      let root = ObservedRoot(AppState())
+      root.mutate { $0.a.replace(with: $0.b) }
+      return root
+    }),
+  ]
+
+  @Test(arguments: 0..<sharedFromTheStart.count)
+  func twoFieldsSharingAValueFromTheStartAreTwoLocations(_ index: Int) {
+    let root = Self.sharedFromTheStart[index].make()
+    let title = tracking { root.a.title }
+    let count = tracking { root.b.count }
+    root.mutate { $0.b.count += 1 }
+    #expect(count.count == 1)
+    #expect(title.count == 0, "spurious (\(Self.sharedFromTheStart[index].name))")
+    root.mutate { $0.a.title = "x" }
+    #expect(title.count == 1, "lost (\(Self.sharedFromTheStart[index].name))")
+  }
+
+  @MainActor @Test func aStoresInitialStateWithASharedValue() {
+    let c = Child()
+    let store = Store(initialState: AppState(_$fields: Observed(.init(a: c, b: c)))) {
+      Reduce<AppState, Int> { state, _ in
+        state.b.count += 1
+        return .none
+      }
+    }
+    let title = tracking { store.a.title }
+    let count = tracking { store.b.count }
+    store.send(1)
+    #expect(count.count == 1)
+    #expect(title.count == 0)
+  }
+
+  @Test func twoElementsOfAPlainArraySharingAValueFromTheStart() {
+    let c = Child()
+    let root = ObservedRoot(Lists(_$fields: Observed(.init(plainFirst: [c, c]))))
+    let first = tracking { root.plainFirst[0].title }
+    let second = tracking { root.plainFirst[1].count }
+    root.mutate { $0.plainFirst[1].count += 1 }
+    #expect(second.count == 1)
+    #expect(first.count == 0)
+    root.mutate { $0.plainFirst[0].title = "x" }
+    #expect(first.count == 1)
+  }
+
+  @Test func aBareValueSharingAChildFromTheStartNeverLoses() {
+    let c = Child()
+    var state = AppState(_$fields: Observed(.init(a: c, b: c)))
+    let title = tracking { state.a.title }
+    state.b.count += 1
+    state.a.title = "x"
+    #expect(title.count == 1)
+  }
 }
+
+extension Child {
+  /// A user's way of resetting a value from another (`self = other`).
+  mutating func replace(with other: Child) { self = other }
+}
+

@@ -231,4 +231,25 @@ import Testing
     store.send(.increment)
     #expect(fired.count == 1)
   }
+
+  /// Issue 12, defect 8: a store observer that also reads a holder mutated on another thread
+  /// trapped in `MainActor.assumeIsolated`. It re-runs on the main actor instead.
+  @Test(.timeLimit(.minutes(1)))
+  func anObserverReadingAHolderMutatedOnAnotherThreadRunsOnTheMainActor() async {
+    let store = Store.app()
+    let model = ObservedRoot(AppState())
+    let (seen, continuation) = AsyncStream.makeStream(of: Int.self)
+    let token = store.observe {
+      MainActor.preconditionIsolated()
+      continuation.yield(store.count + model.count)
+    }
+    var values = seen.makeAsyncIterator()
+    #expect(await values.next() == 0)
+    Thread { model.mutate { $0.count = 5 } }.start()
+    #expect(await values.next() == 5)
+    store.send(.increment)
+    #expect(await values.next() == 6)
+    _ = token
+  }
 }
+

@@ -26,6 +26,13 @@ extension Array: ObservationIdentifiable where Element: ObservationIdentifiable 
     for offset in indices { self[offset]._detach() }
   }
 
+  /// Anchors every element: the array has no extent of its own to carry the mark (O(*n*), only on
+  /// tracked reads through a holder).
+  @inlinable
+  public func _anchor() {
+    for element in self { element._anchor() }
+  }
+
   @inlinable
   public func _adoptForks(owner: ObservationIdentity) {
     for element in self {

@@ -44,6 +44,12 @@ extension Observed {
   @usableFromInline
   mutating func detach() {
     Extent.detached(&_extent)
+    detachFields()
+  }
+
+  /// Detaches every observable value in the fields.
+  @usableFromInline
+  mutating func detachFields() {
     let fields = ObservableFields.of(Fields.self)
     guard !fields.detachers.isEmpty else { return }
     withUnsafeMutablePointer(to: &_value) { value in

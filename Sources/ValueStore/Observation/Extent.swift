@@ -71,25 +71,39 @@ final class Extent: @unchecked Sendable {
 
   deinit {
     guard flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 else { return }
-    let context = ThreadContext.current
-    withRegistry { garbage in
-      for registration in registrations {
-        registration.observer.forget(self)
-        garbage.append(registration.observer)
-      }
-      if context.rootSerial == serial { context.rootOrphans += registrations }
-      registrations.removeAll()
+    // This thread may hold the lock already: the last reference was a temporary made inside it
+    // (see `registry`). Then the bookkeeping is ours to do in place.
+    if registry.isHeldByCurrentThread {
+      unregisterAll(&lateGarbage)
+    } else {
+      withRegistry { unregisterAll(&$0) }
     }
   }
 
-  /// An observer with `count` registrations here was deactivated. Requires the registry lock.
-  func withdraw(_ count: Int) {
-    inactiveRegistrations += count
-    if inactiveRegistrations * 2 >= registrations.count { dropInactiveRegistrations() }
+  /// A dying extent leaves its observers; a root replaced during a holder's mutation leaves them to
+  /// the holder (`rootOrphans`). Requires the registry lock.
+  private func unregisterAll(_ garbage: inout [AnyObject]) {
+    for registration in registrations {
+      registration.observer.forget(self)
+      garbage.append(registration.observer)
+    }
+    let context = ThreadContext.current
+    if context.rootSerial == serial { context.rootOrphans += registrations }
+    registrations.removeAll()
   }
 
-  /// Removes the registrations of deactivated observers. Requires the registry lock.
-  func dropInactiveRegistrations() {
+  /// An observer with `count` registrations here was deactivated. Requires the registry lock.
+  func withdraw(_ count: Int, _ garbage: inout [AnyObject]) {
+    inactiveRegistrations += count
+    if inactiveRegistrations * 2 >= registrations.count { dropInactiveRegistrations(&garbage) }
+  }
+
+  /// Removes the registrations of deactivated observers, whose last references may be these
+  /// (they go to `garbage`). Requires the registry lock.
+  func dropInactiveRegistrations(_ garbage: inout [AnyObject]) {
+    for registration in registrations where !registration.observer.isActive {
+      garbage.append(registration.observer)
+    }
     registrations.removeAll { !$0.observer.isActive }
     inactiveRegistrations = 0
     updateFlags()
@@ -271,7 +285,7 @@ extension Extent {
     let copied = copyRegistrations(from: found.ancestor, anchored: holder ? nil : false)
     found.ancestor.moves.add(holder ? Extent.anchoredMove | Extent.unanchoredMove : Extent.unanchoredMove, ordering: .relaxed)
     if holder {
-      found.ancestor.removeAnchoredRegistrations()
+      found.ancestor.removeAnchoredRegistrations(&garbage)
       if found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
     }
     var matched = copied.matching(found.written)
@@ -374,13 +388,16 @@ extension Extent {
 
   /// Removes the anchored registrations: they belong to a location this extent no longer stands
   /// for. Requires the registry lock.
-  func removeAnchoredRegistrations() {
+  func removeAnchoredRegistrations(_ garbage: inout [AnyObject]) {
     guard registrations.contains(where: \.anchored) else { return }
-    if inactiveRegistrations > 0 { dropInactiveRegistrations() }
+    if inactiveRegistrations > 0 { dropInactiveRegistrations(&garbage) }
     let leaving = registrations.filter(\.anchored)
     registrations.removeAll(where: \.anchored)
-    for registration in leaving where !registrations.contains(where: { $0.observer === registration.observer }) {
-      registration.observer.forget(self)
+    for registration in leaving {
+      if !registrations.contains(where: { $0.observer === registration.observer }) {
+        registration.observer.forget(self)
+      }
+      garbage.append(registration.observer)
     }
     updateFlags()
   }

@@ -5,8 +5,11 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
-/// A plain mutex for the registry and root holders.
+/// A plain mutex for the registry, root holders and `LockIsolated`, which knows the thread that
+/// holds it: taking it again on that thread stops with `reentryMessage` instead of deadlocking
+/// (a non-recursive mutex taken twice by one thread never returns).
 ///
 /// `Synchronization.Mutex` requires `sending` results, which generic bodies returning non-Sendable
 /// values cannot provide, and it has been reported slow under contention on Linux; a pthread mutex
@@ -14,8 +17,13 @@ import Darwin
 @usableFromInline
 final class Lock: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  /// The holding thread (`currentThreadID`), 0 when free. Written only by the holder; read by any
+  /// thread that finds the mutex taken, to tell re-entry from contention.
+  private let owner = Atomic<UInt>(0)
+  private let reentryMessage: StaticString
 
-  init() {
+  init(reentryMessage: StaticString = "a lock was taken again by the thread that holds it") {
+    self.reentryMessage = reentryMessage
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
@@ -26,9 +34,31 @@ final class Lock: @unchecked Sendable {
     mutex.deallocate()
   }
 
+  /// Whether the calling thread holds this lock.
+  var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == currentThreadID() }
+
   func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    let me = currentThreadID()
+    if pthread_mutex_trylock(mutex) != 0 {
+      // Taken: by another thread (wait) or by this one (it would never return).
+      if owner.load(ordering: .relaxed) == me { fatalError("\(reentryMessage)") }
+      pthread_mutex_lock(mutex)
+    }
+    owner.store(me, ordering: .relaxed)
+    defer {
+      owner.store(0, ordering: .relaxed)
+      pthread_mutex_unlock(mutex)
+    }
     return try body()
   }
+}
+
+/// A number naming the calling thread, never 0.
+@inline(__always)
+func currentThreadID() -> UInt {
+  #if canImport(Darwin)
+  UInt(bitPattern: pthread_self())
+  #else
+  UInt(pthread_self())
+  #endif
 }

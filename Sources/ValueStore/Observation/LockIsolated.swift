@@ -10,14 +10,15 @@
 /// on Linux hands a contended lock over through the kernel, where the sanitizer cannot see it, and
 /// reports data races that are not there — see Design.md, "Locks".)
 public final class LockIsolated<Value> {
-  private let lock = Lock()
+  private let lock = Lock(reentryMessage: "LockIsolated.withValue was called again from inside its own body")
   /// Guarded by `lock`.
   private var storage: Value
 
   /// Guards `value`.
   public init(_ value: Value) { storage = value }
 
-  /// Runs `body` with exclusive access to the value. `body` must not use this lock again.
+  /// Runs `body` with exclusive access to the value. `body` must not use this lock again (that
+  /// stops with a message instead of deadlocking).
   public func withValue<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
     try lock.withLock { () throws(E) -> Result in try body(&storage) }
   }

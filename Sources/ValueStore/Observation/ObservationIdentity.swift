@@ -24,7 +24,7 @@ public struct ObservationIdentity: Equatable, Sendable {
     self.init(serial: extent.serial, tag: tag, extent: extent)
   }
 
-  /// The identity of a payload-less enum case, or of `nil`.
+  /// The identity of a payload-less enum case.
   ///
   /// ```swift
   /// enum Mode: ObservationIdentifiable {
@@ -41,6 +41,11 @@ public struct ObservationIdentity: Equatable, Sendable {
   public init(case tag: Int) {
     self.init(serial: 0, tag: tag, extent: nil)
   }
+
+  /// The identity of `nil`: its serial is one no extent and no `init(case:)` ever has, so `nil`
+  /// never equals a wrapped payload-less case (`Mode?.none` vs `.some(.idle)`).
+  @usableFromInline
+  static let absent = ObservationIdentity(serial: .max, tag: 0, extent: nil)
 
   /// The identity of an enum case whose payload is observable: the case and the payload's identity.
   @inlinable
@@ -94,6 +99,12 @@ public protocol ObservationIdentifiable {
   /// Called after every write through a field. The default does nothing.
   func _adoptForks(owner: ObservationIdentity)
 
+  /// Marks the extents that reads made on this value reach as living in a holder: it was read
+  /// through one, so reads made on it later belong to the holder's location, not to a copy. The
+  /// default marks this value's own extent; a container of observable values that has no extent
+  /// of its own (a plain array) marks its elements'. Called only on tracked reads.
+  func _anchor()
+
   /// Gives this value, and every observable value inside it, an identity that no other value
   /// has. Called on a value that *replaces* another in a field or collection (`draft = saved`,
   /// `mode = .editing(child)`, an inserted element): the place it came from keeps its observers.
@@ -108,13 +119,16 @@ extension ObservationIdentifiable {
 
   @inlinable
   public func _adoptForks(owner: ObservationIdentity) {}
+
+  @inlinable
+  public func _anchor() { observationIdentity.extent?.anchor() }
 }
 
 extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiable {
   @inlinable
   public var observationIdentity: ObservationIdentity {
     switch self {
-    case .none: ObservationIdentity(case: 0)
+    case .none: .absent
     case let .some(wrapped): wrapped.observationIdentity
     }
   }
@@ -124,4 +138,10 @@ extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiab
 
   @inlinable
   public mutating func _detach() { self?._detach() }
+
+  @inlinable
+  public func _adoptForks(owner: ObservationIdentity) { self?._adoptForks(owner: owner) }
+
+  @inlinable
+  public func _anchor() { self?._anchor() }
 }

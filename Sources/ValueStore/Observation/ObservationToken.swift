@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Keeps an ``observe(_:)`` subscription alive; cancels it on ``cancel()`` or when released.
 public final class ObservationToken: Sendable {
   let loop: ObservationLoop
@@ -13,32 +15,47 @@ public final class ObservationToken: Sendable {
 /// Re-tracks `apply` after every change it observed, until cancelled.
 final class ObservationLoop: @unchecked Sendable {
   let apply: @Sendable () -> Void
+  /// Runs a round somewhere else (the main actor, for a store's observers); nil runs it where the
+  /// change was made.
+  let hop: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
   /// Guarded by ``registry``.
   private var observer: Observer?
-  /// Guarded by ``registry``.
-  private var isCancelled = false
+  /// Also read without the lock: an observer fired in the same round as the one that cancelled
+  /// this loop must not run `apply` again.
+  private let isCancelled = Atomic<Bool>(false)
 
-  init(_ apply: @escaping @Sendable () -> Void) { self.apply = apply }
+  init(_ apply: @escaping @Sendable () -> Void, hop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
+    self.apply = apply
+    self.hop = hop
+  }
 
   func run() {
+    guard !isCancelled.load(ordering: .relaxed) else { return }
     // A transaction: an observer that fires as it registers (its read raced a change) re-runs
     // the loop only after it is stored here, so `cancel` always reaches the newest one.
     withTransaction {
       // Weak: the token owns the loop; registrations must not keep it (and what `apply` captures) alive.
-      let observer = track(apply) { [weak self] _ in self?.run() }.observer
+      let observer = track(apply) { [weak self] _ in self?.changed() }.observer
       withRegistry { garbage in
-        if isCancelled {
+        if isCancelled.load(ordering: .relaxed) {
           observer?.deactivate(&garbage)
         } else {
+          // The previous observer has fired; this may be the last reference to it.
+          if let previous = self.observer { garbage.append(previous) }
           self.observer = observer
         }
       }
     }
   }
 
+  private func changed() {
+    guard let hop else { return run() }
+    hop { [weak self] in self?.run() }
+  }
+
   func cancel() {
     withRegistry { garbage in
-      isCancelled = true
+      isCancelled.store(true, ordering: .relaxed)
       observer?.deactivate(&garbage)
       observer = nil
     }

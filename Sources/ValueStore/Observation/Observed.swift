@@ -20,11 +20,14 @@ public struct Observed<Fields> {
   @usableFromInline var _value: Fields
   @usableFromInline var _extent: Extent
 
-  /// Wraps `fields` with a new extent.
+  /// Wraps `fields` with a new extent. Observable values in `fields` that share an extent with
+  /// another value (`Parent(child: c, sibling: c)`) are detached: each field is a location of its
+  /// own from the start.
   @inlinable
   public init(_ fields: Fields) {
     _value = fields
     _extent = Extent()
+    detachFields()
   }
 
   /// All fields, read without recording an access.
@@ -60,8 +63,7 @@ extension Observed {
   func readSlot<T: ObservationIdentifiable>(_ keyPath: KeyPath<Fields, T>) -> T {
     let value = _value[keyPath: keyPath]
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
-      _ = _extent.recordAccess(
-        .field(keyPath as PartialKeyPath<Fields>), keyPath, child: value.observationIdentity.extent)
+      if _extent.recordAccess(.field(keyPath as PartialKeyPath<Fields>), keyPath) { value._anchor() }
     }
     return value
   }

@@ -17,27 +17,36 @@
 /// *anchored*: they belong to this location, never to a copy. A value read out (`model.value`)
 /// and then read further is tracked like any bare value.
 ///
-/// Thread-safe: reads and mutations are serialised by a lock. A mutation must not start another
-/// mutation of the same root from inside its body (it would deadlock); observers run after the
-/// body and may mutate freely.
+/// Thread-safe: reads and mutations are serialised by a lock. Inside a `mutate` or `read` body, use
+/// the value the closure receives: reading or mutating the same root there again is a programming
+/// error and stops with a message (precondition). Observers run after the body and may read and
+/// mutate freely.
 @dynamicMemberLookup
 public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Sendable where Value: Sendable {
-  private let lock = Lock()
+  private let lock = Lock(reentryMessage: """
+    ObservedRoot was read or mutated from inside its own `mutate` or `read` body on the same thread \
+    (e.g. `root.mutate { $0.count = root.count + 1 }`); use the value the closure receives
+    """)
   /// Guarded by `lock`.
   private var storage: Value
+  private let slot = RootSlot(for: Value.self)
 
-  /// Makes a root owning `value`.
-  public init(_ value: Value) { storage = value }
+  /// Makes a root owning `value`. The value is detached: it shares no observers with the place it
+  /// came from (another root's value, a copy still in use).
+  public init(_ value: Value) {
+    storage = value
+    storage._detach()
+  }
 
   /// A copy of the current value. Setting it replaces the value (a transaction).
   public var value: Value {
-    get { lock.withLock { storage } }
+    get { lock.withLock { slot.recordRead(); return storage } }
     set { mutate { $0 = newValue } }
   }
 
   /// Reads through the root; tracked reads are anchored to it.
   public func read<T, E: Error>(_ body: (Value) throws(E) -> T) throws(E) -> T {
-    try lock.withLock { () throws(E) -> T in try anchored(storage, body) }
+    try lock.withLock { () throws(E) -> T in try anchored(storage, slot, body) }
   }
 
   /// Reads a computed property of the value through the root.
@@ -51,17 +60,43 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   public func mutate<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     let context = ThreadContext.current
     return try withTransaction(context) { () throws(E) -> R in
-      try lock.withLock { () throws(E) -> R in try mutateHeld(&storage, context, body) }
+      try lock.withLock { () throws(E) -> R in try mutateHeld(&storage, slot, context, body) }
     }
+  }
+}
+
+/// The root holder's own place for its value, for a value that has no extent of its own to record
+/// whole-value reads (an enum with payload-less cases, an optional): reads of the value through
+/// the holder register here, and replacing the value notifies them. Observable structs need none:
+/// their extent is the root's.
+struct RootSlot {
+  let extent: Extent?
+
+  init<Value>(for _: Value.Type) {
+    extent = Value.self is any ObservableState.Type ? nil : Extent()
+  }
+
+  /// Records a tracked read of the whole value.
+  @inline(__always)
+  func recordRead() {
+    guard let extent, openTrackingScopes.load(ordering: .relaxed) != 0 else { return }
+    extent.anchor()
+    extent.recordAccess(.identity, nil)
+  }
+
+  /// The value was replaced (not mutated in place): its readers hear it.
+  func didReplace() {
+    if let extent, !extent.isQuiet { extent.replaced() }
   }
 }
 
 /// Runs `body` on a holder's value with tracked reads anchored to the holder.
 func anchored<Value: ObservationIdentifiable, T, E: Error>(
-  _ value: Value, _ body: (Value) throws(E) -> T
+  _ value: Value, _ slot: RootSlot, _ body: (Value) throws(E) -> T
 ) throws(E) -> T {
   guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return try body(value) }
-  value.observationIdentity.extent?.anchor()
+  slot.recordRead()
+  value._anchor()
   let context = ThreadContext.current
   context.anchorDepth += 1
   defer { context.anchorDepth -= 1 }
@@ -75,6 +110,7 @@ func anchored<Value: ObservationIdentifiable, T, E: Error>(
 /// its observers; a different value (`value = Value()`) notifies every observer of the old root.
 func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   _ value: inout Value,
+  _ slot: RootSlot,
   _ context: ThreadContext,
   _ body: (inout Value) throws(E) -> R
 ) throws(E) -> R {
@@ -87,7 +123,7 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
     // Nobody observes the root itself: only its slot needs reconciling (a fork to adopt).
     defer {
       context.holderDepth -= 1
-      reconcileRoot(value.observationIdentity, before: before, previous: nil, orphans: [], context)
+      reconcileRoot(&value, slot, before: before, previous: nil, orphans: [], context)
     }
     return try body(&value)
   }
@@ -100,25 +136,30 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
     context.holderDepth -= 1
     let orphans = context.rootOrphans
     (context.rootSerial, context.rootOrphans) = (outerRoot, outerOrphans)
-    reconcileRoot(value.observationIdentity, before: before, previous: previous, orphans: orphans, context)
+    reconcileRoot(&value, slot, before: before, previous: previous, orphans: orphans, context)
   }
   return try body(&value)
 }
 
-private func reconcileRoot(
-  _ after: ObservationIdentity, before: ObservationIdentity, previous: Extent?,
+private func reconcileRoot<Value: ObservationIdentifiable>(
+  _ value: inout Value, _ slot: RootSlot, before: ObservationIdentity, previous: Extent?,
   orphans: [Registration], _ context: ThreadContext
 ) {
+  let after = value.observationIdentity
   if after == before { return }
   context.holderDepth += 1
   defer { context.holderDepth -= 1 }
-  if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 {
-    if extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0, owner: nil) { return }
-    extent.cutLineage()
+  if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
+    extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0, owner: nil)
+  {
+    return
   }
-  // Replaced: everything read from the old root is gone. Its observers are notified (all of them:
-  // the old fields cannot be compared with the new ones without keeping the old value alive,
-  // which would make every mutation copy).
+  // Replaced: the new value may come from another location (`root.value = other.value`).
+  value._detach()
+  slot.didReplace()
+  // Everything read from the old root is gone. Its observers are notified (all of them: the old
+  // fields cannot be compared with the new ones without keeping the old value alive, which would
+  // make every mutation copy).
   if let previous {
     previous.replaced()
   } else {

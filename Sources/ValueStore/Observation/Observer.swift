@@ -32,7 +32,9 @@ final class Observer: @unchecked Sendable {
   func deactivate(_ garbage: inout [AnyObject]) {
     isActive = false
     for (extent, count) in extents {
-      extent.takeUnretainedValue().withdraw(count)
+      // No temporary reference if the compiler can help it; if one is made and turns out to be
+      // the last, `Extent.deinit` copes (see `registry`).
+      extent._withUnsafeGuaranteedRef { $0.withdraw(count, &garbage) }
     }
     extents.removeAll()
     garbage.append(self)
@@ -43,16 +45,6 @@ final class Observer: @unchecked Sendable {
     let dying = Unmanaged.passUnretained(extent).toOpaque()
     extents.removeAll { $0.extent.toOpaque() == dying }
   }
-
-  /// Fires once: deactivates, then calls `onChange` outside the lock.
-  func fire(_ change: ObservationChange) {
-    let fresh = withRegistry { garbage -> Bool in
-      guard isActive else { return false }
-      deactivate(&garbage)
-      return true
-    }
-    if fresh { onChange(change) }
-  }
 }
 
 /// An observer to notify, with the tracked key path that changed.
@@ -62,34 +54,68 @@ struct Delivery {
 }
 
 /// Notifies now, or at the end of the open transaction.
+///
+/// Observers run from a loop on this thread, never nested: an observer that changes what others
+/// observe (or itself, as `observe` does when its body mutates what it read) queues their
+/// notifications, and the loop runs them after it returns — so a chain of rounds runs at a
+/// constant stack depth.
 func deliver(_ deliveries: [Delivery]) {
   guard !deliveries.isEmpty else { return }
   let context = ThreadContext.current
-  if context.transactionDepth > 0 {
-    context.pending += deliveries
-  } else {
-    fire(deliveries)
+  context.pending += deliveries
+  if context.transactionDepth == 0 { context.drainPending() }
+}
+
+extension ThreadContext {
+  /// Fires the pending deliveries, round after round, unless a loop further up this thread's stack
+  /// is already doing so.
+  func drainPending() {
+    guard !isFiring else { return }
+    isFiring = true
+    defer { isFiring = false }
+    var batch: [Delivery] = []
+    while !pending.isEmpty {
+      swap(&batch, &pending)
+      fire(batch)
+      batch.removeAll(keepingCapacity: true)
+    }
+    // Keep the larger buffer for the next round.
+    if pending.capacity < batch.capacity { swap(&batch, &pending) }
   }
 }
 
-/// Fires each distinct observer once, with all of its changed key paths.
+/// Fires each distinct observer once, with all of its changed key paths: every one is deactivated
+/// under one acquisition of the lock (so the cost of a notification does not depend on how
+/// contended the lock is per observer), then each `onChange` runs outside it.
 func fire(_ deliveries: [Delivery]) {
-  if deliveries.count == 1, let delivery = deliveries.first {
-    return delivery.observer.fire(ObservationChange(keyPaths: delivery.keyPath.map { [$0] } ?? []))
-  }
   var order: [Observer] = []
-  var keyPaths: [ObjectIdentifier: [AnyKeyPath]] = [:]
-  for delivery in deliveries {
-    let id = ObjectIdentifier(delivery.observer)
-    if keyPaths[id] == nil {
-      order.append(delivery.observer)
-      keyPaths[id] = []
-    }
-    if let keyPath = delivery.keyPath, !keyPaths[id]!.contains(keyPath) {
-      keyPaths[id]!.append(keyPath)
+  var keyPaths: [[AnyKeyPath]] = []
+  if deliveries.count == 1, let delivery = deliveries.first {
+    order = [delivery.observer]
+    keyPaths = [delivery.keyPath.map { [$0] } ?? []]
+  } else {
+    var index: [ObjectIdentifier: Int] = [:]
+    for delivery in deliveries {
+      let id = ObjectIdentifier(delivery.observer)
+      let position = index[id] ?? {
+        order.append(delivery.observer)
+        keyPaths.append([])
+        index[id] = order.count - 1
+        return order.count - 1
+      }()
+      if let keyPath = delivery.keyPath, !keyPaths[position].contains(keyPath) {
+        keyPaths[position].append(keyPath)
+      }
     }
   }
-  for observer in order {
-    observer.fire(ObservationChange(keyPaths: keyPaths[ObjectIdentifier(observer)]!))
+  let fresh = withRegistry { garbage in
+    order.map { observer -> Bool in
+      guard observer.isActive else { return false }
+      observer.deactivate(&garbage)
+      return true
+    }
+  }
+  for (offset, observer) in order.enumerated() where fresh[offset] {
+    observer.onChange(ObservationChange(keyPaths: keyPaths[offset]))
   }
 }

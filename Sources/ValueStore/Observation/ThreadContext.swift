@@ -20,6 +20,9 @@ final class ThreadContext {
   var transactionDepth = 0
   /// Notifications held back until the outermost transaction ends. Reused: one buffer per thread.
   var pending: [Delivery] = []
+  /// True while `drainPending` runs observers on this thread: deliveries made meanwhile wait for
+  /// its next round instead of nesting.
+  var isFiring = false
   /// Greater than zero while an ``ObservedRoot`` runs a mutation on this thread: forks made then
   /// are reconciled by the slots that hold them, not announced at once.
   var holderDepth = 0

@@ -18,22 +18,16 @@ struct Access {
 }
 
 extension Extent {
-  /// Records a read in the innermost tracking scope of this thread, if any.
-  @usableFromInline @inline(never)
-  func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?) {
-    _ = recordAccess(key, keyPath, child: nil)
-  }
-
-  /// Records a read of a field holding an observable value (`child`'s extent): a child read
-  /// through a holder is anchored too, so reads made on it afterwards belong to the holder.
-  @usableFromInline @inline(never)
-  func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, child: Extent?) -> Bool {
+  /// Records a read in the innermost tracking scope of this thread, if any, and says whether it
+  /// is anchored (made through a holder): then a child value read from this field is anchored too
+  /// (`_anchor()`), so reads made on it afterwards belong to the holder.
+  @usableFromInline @inline(never) @discardableResult
+  func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?) -> Bool {
     let context = ThreadContext.current
     guard let scope = context.scope else { return false }
     let anchored = context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
     scope.accesses.append(
       Access(extent: self, key: key, keyPath: keyPath, anchored: anchored, moves: moves(anchored: anchored)))
-    if anchored, let child { child.anchor() }
     return anchored
   }
 

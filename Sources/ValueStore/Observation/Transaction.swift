@@ -1,7 +1,8 @@
 /// Runs `body`, then notifies each affected observer once, with everything it saw change.
 ///
 /// Transactions nest: notifications wait for the outermost one. Observers run on this thread,
-/// after `body` returned, and see the final state.
+/// after `body` returned, and see the final state; a transaction run by an observer notifies after
+/// that observer returns (observers never nest, see `deliver`).
 ///
 /// ```swift
 /// withTransaction {
@@ -19,16 +20,7 @@ func withTransaction<R, E: Error>(_ context: ThreadContext, _ body: () throws(E)
   context.transactionDepth += 1
   defer {
     context.transactionDepth -= 1
-    if context.transactionDepth == 0 && !context.pending.isEmpty {
-      // Observers that mutate while being notified start their own round.
-      var pending: [Delivery] = []
-      swap(&pending, &context.pending)
-      fire(pending)
-      if context.pending.isEmpty {
-        pending.removeAll(keepingCapacity: true)
-        swap(&pending, &context.pending)
-      }
-    }
+    if context.transactionDepth == 0 && !context.pending.isEmpty { context.drainPending() }
   }
   return try body()
 }

@@ -71,7 +71,7 @@ extension RootCore: RootStateReplacing {
   func replaceState(with state: State) {
     let context = ThreadContext.current
     withTransaction(context) {
-      mutateHeld(&self.state, context) { $0 = state }
+      mutateHeld(&self.state, slot, context) { $0 = state }
     }
   }
 }

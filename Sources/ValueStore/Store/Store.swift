@@ -84,10 +84,15 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Whether the state this store shows still exists (false once a scoped-to element is removed).
   public var isPresent: Bool { core.isPresent }
 
-  /// Runs `apply` now and after every change of what it reads through this store, until the token
-  /// is cancelled or released. See ``observe(_:)``.
+  /// Runs `apply` now and after every change of what it reads, until the token is cancelled or
+  /// released. See ``observe(_:)``.
+  ///
+  /// `apply` always runs on the main actor: a change made on another thread to something else it
+  /// reads (an ``ObservedRoot`` mutated in the background) re-runs it there, asynchronously.
   public func observe(_ apply: @escaping @MainActor () -> Void) -> ObservationToken {
-    ValueStore.observe { MainActor.assumeIsolated(apply) }
+    let loop = ObservationLoop({ MainActor.assumeIsolated(apply) }, hop: { round in onMainActor(round) })
+    loop.run()
+    return ObservationToken(loop)
   }
 }
 

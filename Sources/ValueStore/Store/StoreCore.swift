@@ -31,6 +31,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   typealias Action = R.Action
 
   var state: State
+  let slot = RootSlot(for: State.self)
   let reducer: R
   let effects: EffectRunner<Action>
   private var queue: [(action: Action, group: EffectGroup?)] = []
@@ -38,6 +39,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
 
   init(state: State, reducer: R) {
     self.state = state
+    self.state._detach()  // shares no observers with where it came from
     self.reducer = reducer
     self.effects = EffectRunner()
   }
@@ -55,7 +57,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     set { effects.executor = newValue }
   }
 
-  func read<T>(_ body: (State) -> T) -> T { anchored(state, body) }
+  func read<T>(_ body: (State) -> T) -> T { anchored(state, slot, body) }
 
   func send(_ action: Action) -> StoreTask? {
     if isSending {
@@ -74,7 +76,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
         while index < queue.count {
           let (action, queued) = queue[index]
           index += 1
-          let effect = mutateHeld(&state, context) { reducer.reduce(into: &$0, action: action) }
+          let effect = mutateHeld(&state, slot, context) { reducer.reduce(into: &$0, action: action) }
           if effect.isNone { continue }
           let group = queued ?? { direct = direct ?? EffectGroup(); return direct! }()
           effects.start(effect, in: group, send: self.sender) { follow in queue.append((follow, group)) }
