@@ -80,6 +80,24 @@ struct LockDisciplineTests {
     #expect(finished)
   }
 
+  /// The mechanism behind defect 2 of issue 12, made deterministic: the last reference to an
+  /// observed extent dies inside the registry lock (there, a temporary made from an observer's
+  /// unretained back-link, with the value dropped by another thread). Its teardown runs in place,
+  /// and its observer, cancelled afterwards, no longer refers to it.
+  @Test func anExtentWhoseLastReferenceDiesInsideTheLockIsTornDownInPlace() {
+    let finished = returnsInTime {
+      var value: AppState? = AppState()
+      let observer = track({ _ = value!.count }, onChange: { _ in }).observer
+      var last = [value!._$fields._extent]
+      value = nil
+      #expect(isKnownUniquelyReferenced(&last[0]))
+      withRegistry { _ in last.removeAll() }
+      withRegistry { observer?.deactivate(&$0) }
+      #expect(observer?.extents.isEmpty == true)
+    }
+    #expect(finished)
+  }
+
   /// Defect 2 of issue 12: deactivating an observer made a temporary strong reference to an extent
   /// it is registered on while another thread dropped the value owning it; the temporary's release
   /// ran the extent's teardown inside the lock. Values die on one thread while their observers are

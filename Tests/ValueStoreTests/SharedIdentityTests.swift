@@ -138,8 +138,8 @@ import Testing
   @MainActor @Test func aStoresInitialStateWithASharedValue() {
     let c = Child()
     let store = Store(initialState: AppState(_$fields: Observed(.init(a: c, b: c)))) {
-      Reduce<AppState, Int> { state, _ in
-        state.b.count += 1
+      Reduce<AppState, Int> { state, action in
+        if action == 1 { state.b.count += 1 } else { state.a.title = "x" }
         return .none
       }
     }
@@ -148,6 +148,20 @@ import Testing
     store.send(1)
     #expect(count.count == 1)
     #expect(title.count == 0)
+    store.send(2)
+    #expect(title.count == 1)
+  }
+
+  @Test func twoHoldersMadeFromOneValueAreTwoLocations() {
+    let first = ObservedRoot(AppState())
+    let second = ObservedRoot(first.value)
+    let firstTitle = tracking { first.a.title }
+    let secondTitle = tracking { second.a.title }
+    second.mutate { $0.a.title = "second" }
+    #expect(secondTitle.count == 1)
+    #expect(firstTitle.count == 0)
+    first.mutate { $0.a.title = "first" }
+    #expect(firstTitle.count == 1)
   }
 
   @Test func twoElementsOfAPlainArraySharingAValueFromTheStart() {
