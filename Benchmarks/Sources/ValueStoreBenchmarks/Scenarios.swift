@@ -6,5 +6,6 @@ var allScenarios: [Scenario] {
     + CopyOnWriteScenarios.all
     + CollectionScenarios.all
     + StoreScenarios.all
+    + BridgeScenarios.all
     + TestingScenarios.all
 }

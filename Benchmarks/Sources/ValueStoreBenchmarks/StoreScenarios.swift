@@ -52,10 +52,7 @@ enum StoreScenarios {
           }
           fixture.fired.expect(n + 1, in: "ours.send.observed")  // + the first run, by `observe`
         },
-        apple: Workload("apple.increment.observed", setUp: observedAppleCounter) { fixture, n in
-          for _ in 0..<n { fixture.model.increment() }
-          fixture.fired.expect(n, in: "apple.increment.observed")
-        }
+        apple: appleObservedIncrement
       ),
     ]
       + rowCounts.map { rowScenario(rows: $0) }
@@ -160,6 +157,14 @@ enum StoreScenarios {
         for i in 0..<n { fixture.model.rows[i % observedRows].count += 1 }
         fixture.fired.expect(n * observedRows, in: "apple.row.\(rows)")
       })
+  }
+
+  /// Apple's continuous observer of `count`, then `increment()`.
+  static var appleObservedIncrement: Workload {
+    Workload("apple.increment.observed", setUp: observedAppleCounter) { fixture, n in
+      for _ in 0..<n { fixture.model.increment() }
+      fixture.fired.expect(n, in: "apple.increment.observed")
+    }
   }
 
   // MARK: - Fixtures

@@ -40,7 +40,13 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
 
   /// A copy of the current value. Setting it replaces the value (a transaction).
   public var value: Value {
-    get { lock.withLock { slot.recordRead(); return storage } }
+    get {
+      lock.withLock {
+        TrackingProbe.check()
+        slot.recordRead()
+        return storage
+      }
+    }
     set { mutate { $0 = newValue } }
   }
 
@@ -94,6 +100,8 @@ struct RootSlot {
 func anchored<Value: ObservationIdentifiable, T, E: Error>(
   _ value: Value, _ slot: RootSlot, _ body: (Value) throws(E) -> T
 ) throws(E) -> T {
+  // Apple's Observation, if tracking, opens a bridge window here (ObservationBridge.swift).
+  TrackingProbe.check()
   guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return try body(value) }
   slot.recordRead()
   value._anchor()

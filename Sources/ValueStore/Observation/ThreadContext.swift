@@ -34,6 +34,15 @@ final class ThreadContext {
   /// `rootOrphans` so the holder can notify them.
   var rootSerial: UInt64 = 0
   var rootOrphans: [Registration] = []
+  /// Set by `TrackingDetector` when Apple's Observation records a key path on this thread.
+  var appleTrackingSeen = false
+  /// Reads on this thread are also bridged to Apple's Observation (see ObservationBridge.swift).
+  var bridgeWindow = false
+  /// Greater than zero inside `untracked`: no read is recorded, ours or Apple's.
+  var untrackedDepth = 0
+  /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge.
+  var bridges: [BridgeKey: ObservationBridge] = [:]
+  var bridgesPruneAt = 64
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
   var observableFields: [ObjectIdentifier: ObservableFields] = [:]
 

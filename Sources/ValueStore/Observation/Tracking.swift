@@ -24,10 +24,11 @@ extension Extent {
   @usableFromInline @inline(never) @discardableResult
   func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?) -> Bool {
     let context = ThreadContext.current
-    guard let scope = context.scope else { return false }
+    guard context.scope != nil || context.bridgeWindow else { return false }
     let anchored = context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
-    scope.accesses.append(
+    context.scope?.accesses.append(
       Access(extent: self, key: key, keyPath: keyPath, anchored: anchored, moves: moves(anchored: anchored)))
+    if context.bridgeWindow { bridgeAccess(key, keyPath, anchored: anchored, context) }
     return anchored
   }
 
@@ -128,7 +129,8 @@ struct AccessKey: Hashable {
   }
 }
 
-/// Runs `body` without recording its reads in any enclosing tracking scope.
+/// Runs `body` without recording its reads in any enclosing tracking scope, ours or Apple's
+/// (reads through holders are not bridged to Observation inside it).
 ///
 /// ```swift
 /// withTracking {
@@ -137,10 +139,13 @@ struct AccessKey: Hashable {
 /// } onChange: { _ in ... }
 /// ```
 public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-  guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return try body() }
   let context = ThreadContext.current
   let outer = context.scope
   context.scope = nil
-  defer { context.scope = outer }
+  context.untrackedDepth += 1
+  defer {
+    context.scope = outer
+    context.untrackedDepth -= 1
+  }
   return try body()
 }

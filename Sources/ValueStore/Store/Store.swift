@@ -22,8 +22,6 @@ import Observation
 @MainActor @dynamicMemberLookup
 public final class Store<State, Action: Sendable>: Observable {
   let core: any StoreCore<State, Action>
-  let registrar = ObservationRegistrar()
-  var bridges: [AnyKeyPath: AnyObject] = [:]
   var children: [AnyHashable: AnyObject] = [:]
 
   init(core: any StoreCore<State, Action>) {
@@ -53,8 +51,7 @@ public final class Store<State, Action: Sendable>: Observable {
 
   /// A computed property of the state, tracked through the fields it reads.
   public subscript<T>(dynamicMember keyPath: KeyPath<State, T>) -> T {
-    bridgeAccess(keyPath) { $0[keyPath: keyPath] }
-    return withState { $0[keyPath: keyPath] }
+    withState { $0[keyPath: keyPath] }
   }
 
   /// Sends `action` through the reducer and returns a handle on the effects it started.
@@ -99,13 +96,11 @@ public final class Store<State, Action: Sendable>: Observable {
 extension Store where State: ObservableState {
   /// A field of the state, tracked per field.
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
-    bridgeAccess(keyPath) { $0._$fields.read(keyPath) }
-    return withState { $0._$fields.read(keyPath) }
+    withState { $0._$fields.read(keyPath) }
   }
 
   /// A field holding observable values; reads made on the returned value belong to the store too.
   public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
-    bridgeAccess(keyPath) { $0._$fields.readSlot(keyPath) }
-    return withState { $0._$fields.readSlot(keyPath) }
+    withState { $0._$fields.readSlot(keyPath) }
   }
 }

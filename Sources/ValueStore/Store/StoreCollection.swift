@@ -103,3 +103,10 @@ extension Store {
     }
   }
 }
+
+/// A weak reference to a main-actor object, passed through `@Sendable` closures that only
+/// dereference it on the main actor.
+struct UncheckedWeak<Object: AnyObject>: @unchecked Sendable {
+  weak var value: Object?
+  init(_ value: Object) { self.value = value }
+}

@@ -70,6 +70,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     queue.append((action, nil))
     var direct: EffectGroup?
     let context = ThreadContext.current
+    context.closeBridgeWindow()  // reducer reads are never bridged to Apple's Observation
     repeat {
       withTransaction(context) {
         var index = 0

@@ -1,0 +1,101 @@
+import Observation
+import ValueStore
+
+/// Reads through a store as SwiftUI makes them: inside Apple's `withObservationTracking`, bridged
+/// to Observation per field (see ObservationBridge.swift), beside the same on an @Observable object.
+enum BridgeScenarios {
+  static var all: [Scenario] {
+    [
+      Scenario(
+        name: "store read, tracked by Observation",
+        note: """
+          One of 100 reads of `store.count` / `object.count` inside one withObservationTracking \
+          call on a store / object made for the call (as "read, tracked"): ours probes that \
+          Observation tracks, and records the field's bridge.
+          """,
+        ours: Workload("ours.store.read.appleTracked", operationsPerIteration: 100) { n in
+          MainActor.assumeIsolated {
+            for _ in 0..<n {
+              let store = Store(initialState: Counter(), reducer: CounterFeature())
+              withObservationTracking { for _ in 0..<100 { blackHole(store.count) } } onChange: {}
+            }
+          }
+        },
+        apple: ReadScenarios.appleTrackedRead
+      ),
+      Scenario(
+        name: "store nested read, tracked by Observation",
+        note: "As above, reading `store.child.count` (a field of a child) / `object.child.count`.",
+        ours: Workload("ours.store.nestedRead.appleTracked", operationsPerIteration: 100) { n in
+          MainActor.assumeIsolated {
+            for _ in 0..<n {
+              let store = Store(initialState: Parent(), reducer: ParentFeature())
+              withObservationTracking { for _ in 0..<100 { blackHole(store.child.count) } } onChange: {}
+            }
+          }
+        },
+        apple: Workload("apple.nestedRead.tracked", operationsPerIteration: 100) { n in
+          for _ in 0..<n {
+            let object = AppleParent()
+            withObservationTracking { for _ in 0..<100 { blackHole(object.child.count) } } onChange: {}
+          }
+        }
+      ),
+      Scenario(
+        name: "send, 1 Observation observer fires",
+        note: """
+          withObservationTracking of `store.count` / `model.count`, re-armed in its onChange, then \
+          `send(.increment)` / `increment()`: ours runs the reducer, fires the field's bridge, \
+          and re-arms it on the next read.
+          """,
+        ours: Workload("ours.send.appleObserved", setUp: appleObservedStore) { fixture, n in
+          MainActor.assumeIsolated {
+            for _ in 0..<n { fixture.store.send(.increment) }
+          }
+          fixture.fired.expect(n, in: "ours.send.appleObserved")
+        },
+        apple: StoreScenarios.appleObservedIncrement
+      ),
+    ]
+  }
+
+  private static func appleObservedStore() -> (store: Store<Counter, CounterFeature.Action>, fired: FireCounter) {
+    MainActor.assumeIsolated {
+      let (store, fired) = (Store(initialState: Counter(), reducer: CounterFeature()), FireCounter())
+      observeStore(store, fired)
+      return (store, fired)
+    }
+  }
+
+  /// Re-arms itself in its onChange, like a view re-rendering. The store changes on the main actor.
+  private static func observeStore(_ store: Store<Counter, CounterFeature.Action>, _ fired: FireCounter) {
+    let store = UncheckedBox(store)
+    MainActor.assumeIsolated {
+      withObservationTracking { _ = store.value.count } onChange: {
+        fired.fire()
+        MainActor.assumeIsolated { observeStore(store.value, fired) }
+      }
+    }
+  }
+}
+
+/// A parent with one child, for nested reads.
+struct Parent: ObservableState, Equatable, Sendable {
+  struct Fields: Equatable, Sendable { var child = Counter() }
+  var _$fields = Observed(Fields())
+}
+
+struct ParentFeature: Reducer {
+  func reduce(into state: inout Parent, action: Never) -> Effect<Never> {}
+}
+
+@Observable
+final class AppleParent: @unchecked Sendable {
+  var child = AppleCounter()
+}
+
+/// Carries a main-actor value through a `@Sendable` closure that uses it on the main actor only.
+struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}

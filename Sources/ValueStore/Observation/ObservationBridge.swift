@@ -1,0 +1,131 @@
+import Observation
+import Synchronization
+
+// Apple's Observation (and so SwiftUI) sees every read made through a holder — a store, an
+// `ObservedRoot` — at any depth, and is told only when one of those reads changes.
+//
+// - **Detecting Apple's tracking.** Observation keeps its access list private, but it hashes every
+//   key path it records, and hashing a key path hashes its subscript arguments. A read through a
+//   holder records a key path whose argument is a `TrackingDetector`; its `hash(into:)` runs only
+//   when Apple is tracking on this thread, and opens a *bridge window* there. Untracked, the cost
+//   is Observation's own check (one thread-local load).
+// - **The window.** While it is open, every read recorded on an extent (`Extent.recordAccess`,
+//   through any number of returned copies: `store.a.b.c`, `store.rows.count`, an element) is also
+//   bridged. A window counts as an open tracking scope, so reads take their slow path only while
+//   one is open; it closes at the first read that finds Apple no longer tracking, and when a store
+//   starts sending (reducer reads are never bridged).
+// - **Bridges.** A bridged read of one field of one extent arms an `ObservationBridge`: an
+//   `Observable` object of its own, recorded into Apple's access list, and a one-shot observer of
+//   that field, registered like any other (anchored, followed through forks and adoptions). When
+//   the field changes the bridge calls its registrar's `withMutation`, which fires exactly the
+//   Apple scopes that read that field. An armed bridge is reused by later reads of the same field
+//   (a per-thread cache), so a steady-state bridged read is one cache lookup and one Apple access.
+
+/// Hashing it is how Apple's Observation tells us it is tracking on this thread (see above).
+struct TrackingDetector: Hashable, Sendable {
+  static func == (_: Self, _: Self) -> Bool { true }
+  func hash(into hasher: inout Hasher) {
+    ThreadContext.current.appleIsTracking()
+  }
+}
+
+/// The `Observable` Apple records when a holder is read: it never changes; recording it is what
+/// tells us Apple is tracking.
+final class TrackingProbe: Observable, Sendable {
+  let registrar = ObservationRegistrar()
+  subscript(_: TrackingDetector) -> Void { () }
+
+  static let shared = TrackingProbe()
+  static let keyPath = \TrackingProbe.[TrackingDetector()]
+
+  /// Opens a bridge window on this thread if Apple's Observation is tracking.
+  @inline(__always)
+  static func check() {
+    shared.registrar.access(shared, keyPath: keyPath)
+  }
+}
+
+/// One field of one extent, as Apple's Observation sees it (see above).
+final class ObservationBridge: Observable, @unchecked Sendable {
+  let registrar = ObservationRegistrar()
+  /// False once the field changed (the bridge fired).
+  let isArmed = Atomic<Bool>(true)
+  /// Weak: the observer owns the bridge. Gone once the extent died without the field changing;
+  /// then the bridge is no use either.
+  weak var observer: Observer?
+  subscript(_: TrackingDetector) -> Void { () }
+
+  static let keyPath = \ObservationBridge.[TrackingDetector()]
+
+  /// Records this bridge in Apple's access list; false if Apple turned out not to be tracking.
+  func access(_ context: ThreadContext) -> Bool {
+    context.appleTrackingSeen = false
+    registrar.access(self, keyPath: Self.keyPath)
+    return context.appleTrackingSeen
+  }
+
+  func fire() {
+    isArmed.store(false, ordering: .relaxed)
+    registrar.withMutation(of: self, keyPath: Self.keyPath) {}
+  }
+}
+
+/// Identifies a field of an extent for the bridge cache (serials are never reused).
+struct BridgeKey: Hashable {
+  let serial: UInt64
+  let key: FieldKey
+}
+
+extension ThreadContext {
+  /// Called while Apple's Observation records a holder read or a bridge: it is tracking here.
+  func appleIsTracking() {
+    appleTrackingSeen = true
+    guard !bridgeWindow, untrackedDepth == 0 else { return }
+    bridgeWindow = true
+    openTrackingScopes.add(1, ordering: .relaxed)
+  }
+
+  /// Closes this thread's bridge window, if open.
+  @inline(__always)
+  func closeBridgeWindow() {
+    guard bridgeWindow else { return }
+    bridgeWindow = false
+    openTrackingScopes.subtract(1, ordering: .relaxed)
+  }
+}
+
+extension Extent {
+  /// Tells Apple's Observation about a read of `key` on this extent, if it still tracks: through
+  /// the field's armed bridge, made on first use. Called with the window open.
+  func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, _ context: ThreadContext) {
+    guard context.untrackedDepth == 0 else { return }
+    let cacheKey = BridgeKey(serial: serial, key: key)
+    if let bridge = context.bridges[cacheKey], bridge.isArmed.load(ordering: .relaxed) {
+      if !bridge.access(context) { context.closeBridgeWindow() }
+      return
+    }
+    // Not armed here yet: is Apple still tracking? (Asked before paying for a bridge.)
+    context.appleTrackingSeen = false
+    TrackingProbe.check()
+    guard context.appleTrackingSeen else { return context.closeBridgeWindow() }
+    let bridge = ObservationBridge()
+    let observer = Observer { [bridge] _ in bridge.fire() }
+    bridge.observer = observer
+    withRegistry { _ in
+      observer.extents.append((.passUnretained(self), 1))
+      register(observer, key: key, keyPath: keyPath, anchored: anchored)
+    }
+    context.cacheBridge(bridge, for: cacheKey)
+    _ = bridge.access(context)
+  }
+}
+
+extension ThreadContext {
+  /// Keeps `bridge` for later reads of its field; drops fired ones once the cache has doubled.
+  func cacheBridge(_ bridge: ObservationBridge, for key: BridgeKey) {
+    bridges[key] = bridge
+    guard bridges.count >= bridgesPruneAt else { return }
+    bridges = bridges.filter { $0.value.isArmed.load(ordering: .relaxed) && $0.value.observer != nil }
+    bridgesPruneAt = max(64, bridges.count * 2)
+  }
+}
