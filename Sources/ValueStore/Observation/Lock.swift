@@ -16,11 +16,11 @@ import Synchronization
 /// has neither problem (see Design.md, "Locks", for the measurement).
 @usableFromInline
 final class Lock: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   /// The holding thread (`currentThreadID`), 0 when free. Written only by the holder; read by any
   /// thread that finds the mutex taken, to tell re-entry from contention.
-  private let owner = Atomic<UInt>(0)
-  private let reentryMessage: StaticString
+  @usableFromInline let owner = Atomic<UInt>(0)
+  @usableFromInline let reentryMessage: StaticString
 
   init(reentryMessage: StaticString = "a lock was taken again by the thread that holds it") {
     self.reentryMessage = reentryMessage
@@ -37,6 +37,7 @@ final class Lock: @unchecked Sendable {
   /// Whether the calling thread holds this lock.
   var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == currentThreadID() }
 
+  @inlinable
   func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     let me = currentThreadID()
     if pthread_mutex_trylock(mutex) != 0 {
@@ -54,7 +55,7 @@ final class Lock: @unchecked Sendable {
 }
 
 /// A number naming the calling thread, never 0.
-@inline(__always)
+@inlinable
 func currentThreadID() -> UInt {
   #if canImport(Darwin)
   UInt(bitPattern: pthread_self())

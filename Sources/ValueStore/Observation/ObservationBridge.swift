@@ -22,32 +22,44 @@ import Synchronization
 //   (a per-thread cache), so a steady-state bridged read is one cache lookup and one Apple access.
 
 /// Hashing it is how Apple's Observation tells us it is tracking on this thread (see above).
+@usableFromInline
 struct TrackingDetector: Hashable, Sendable {
-  static func == (_: Self, _: Self) -> Bool { true }
-  func hash(into hasher: inout Hasher) {
+  @usableFromInline static func == (_: Self, _: Self) -> Bool { true }
+  @usableFromInline func hash(into hasher: inout Hasher) {
     ThreadContext.current.appleIsTracking()
   }
 }
 
 /// The `Observable` Apple records when a holder is read: it never changes; recording it is what
 /// tells us Apple is tracking.
+@usableFromInline
 final class TrackingProbe: Observable, Sendable {
-  let registrar = ObservationRegistrar()
+  @usableFromInline let registrar = ObservationRegistrar()
   subscript(_: TrackingDetector) -> Void { () }
 
-  static let shared = TrackingProbe()
-  static let keyPath = \TrackingProbe.[TrackingDetector()]
+  @usableFromInline static let shared = TrackingProbe()
+  /// An instance property, so that a holder keeping the probe at hand reaches it without a lazy
+  /// global's check.
+  @usableFromInline let keyPath = \TrackingProbe.[TrackingDetector()]
 
   /// Opens a bridge window on this thread if Apple's Observation is tracking.
-  @inline(__always)
+  @inlinable
   static func check() {
-    shared.registrar.access(shared, keyPath: keyPath)
+    shared.check()
+  }
+
+  /// `check()` on a probe a holder keeps at hand (no lazy global to look up on each read).
+  @inlinable
+  func check() {
+    registrar.access(self, keyPath: keyPath)
   }
 }
 
 /// One field of one extent, as Apple's Observation sees it (see above).
 final class ObservationBridge: Observable, @unchecked Sendable {
   let registrar = ObservationRegistrar()
+  /// The field it stands for.
+  let key: BridgeKey
   /// False once the field changed (the bridge fired).
   let isArmed = Atomic<Bool>(true)
   /// Weak: the observer owns the bridge. Gone once the extent died without the field changing;
@@ -56,6 +68,8 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   subscript(_: TrackingDetector) -> Void { () }
 
   static let keyPath = \ObservationBridge.[TrackingDetector()]
+
+  init(_ key: BridgeKey) { self.key = key }
 
   /// Records this bridge in Apple's access list; false if Apple turned out not to be tracking.
   func access(_ context: ThreadContext) -> Bool {
@@ -100,7 +114,12 @@ extension Extent {
   func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, _ context: ThreadContext) {
     guard context.untrackedDepth == 0 else { return }
     let cacheKey = BridgeKey(serial: serial, key: key)
+    if let bridge = context.lastBridge, bridge.key == cacheKey, bridge.isArmed.load(ordering: .relaxed) {
+      if !bridge.access(context) { context.closeBridgeWindow() }
+      return
+    }
     if let bridge = context.bridges[cacheKey], bridge.isArmed.load(ordering: .relaxed) {
+      context.lastBridge = bridge
       if !bridge.access(context) { context.closeBridgeWindow() }
       return
     }
@@ -108,7 +127,7 @@ extension Extent {
     context.appleTrackingSeen = false
     TrackingProbe.check()
     guard context.appleTrackingSeen else { return context.closeBridgeWindow() }
-    let bridge = ObservationBridge()
+    let bridge = ObservationBridge(cacheKey)
     let observer = Observer { [bridge] _ in bridge.fire() }
     bridge.observer = observer
     withRegistry { _ in
@@ -116,6 +135,7 @@ extension Extent {
       register(observer, key: key, keyPath: keyPath, anchored: anchored)
     }
     context.cacheBridge(bridge, for: cacheKey)
+    context.lastBridge = bridge
     _ = bridge.access(context)
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A reference that owns an observable value and runs every mutation of it: the "location" that
 /// observers of the value subscribe to.
 ///
@@ -23,13 +25,13 @@
 /// mutate freely.
 @dynamicMemberLookup
 public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Sendable where Value: Sendable {
-  private let lock = Lock(reentryMessage: """
+  @usableFromInline let lock = Lock(reentryMessage: """
     ObservedRoot was read or mutated from inside its own `mutate` or `read` body on the same thread \
     (e.g. `root.mutate { $0.count = root.count + 1 }`); use the value the closure receives
     """)
   /// Guarded by `lock`.
-  private var storage: Value
-  private let slot = RootSlot(for: Value.self)
+  @usableFromInline var storage: Value
+  @usableFromInline let slot = RootSlot(for: Value.self)
 
   /// Makes a root owning `value`. The value is detached: it shares no observers with the place it
   /// came from (another root's value, a copy still in use).
@@ -51,8 +53,15 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   }
 
   /// Reads through the root; tracked reads are anchored to it.
+  @inlinable
   public func read<T, E: Error>(_ body: (Value) throws(E) -> T) throws(E) -> T {
-    try lock.withLock { () throws(E) -> T in try anchored(storage, slot, body) }
+    try lock.withLock { () throws(E) -> T in
+      if openTrackingScopes.load(ordering: .relaxed) == 0 {
+        TrackingProbe.check()
+        if openTrackingScopes.load(ordering: .relaxed) == 0 { return try body(storage) }
+      }
+      return try trackedAnchored(storage, slot, body)
+    }
   }
 
   /// Reads a computed property of the value through the root.
@@ -75,15 +84,16 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
 /// whole-value reads (an enum with payload-less cases, an optional): reads of the value through
 /// the holder register here, and replacing the value notifies them. Observable structs need none:
 /// their extent is the root's.
+@usableFromInline
 struct RootSlot {
-  let extent: Extent?
+  @usableFromInline let extent: Extent?
 
   init<Value>(for _: Value.Type) {
     extent = Value.self is any ObservableState.Type ? nil : Extent()
   }
 
   /// Records a tracked read of the whole value.
-  @inline(__always)
+  @inlinable
   func recordRead() {
     guard let extent, openTrackingScopes.load(ordering: .relaxed) != 0 else { return }
     extent.anchor()
@@ -101,11 +111,23 @@ func anchored<Value: ObservationIdentifiable, T, E: Error>(
   _ value: Value, _ slot: RootSlot, _ body: (Value) throws(E) -> T
 ) throws(E) -> T {
   // Apple's Observation, if tracking, opens a bridge window here (ObservationBridge.swift).
-  TrackingProbe.check()
-  guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return try body(value) }
+  if openTrackingScopes.load(ordering: .relaxed) == 0 {
+    TrackingProbe.check()
+    if openTrackingScopes.load(ordering: .relaxed) == 0 { return try body(value) }
+  }
+  return try trackedAnchored(value, slot, body)
+}
+
+/// `anchored` once a tracking scope or bridge window is open somewhere.
+@inlinable
+func trackedAnchored<Value: ObservationIdentifiable, T, E: Error>(
+  _ value: Value, _ slot: RootSlot, _ body: (Value) throws(E) -> T
+) throws(E) -> T {
+  let context = ThreadContext.current
+  // The caller skipped the probe if a scope was open anywhere: this thread may still need it.
+  if !context.bridgeWindow { TrackingProbe.check() }
   slot.recordRead()
   value._anchor()
-  let context = ThreadContext.current
   context.anchorDepth += 1
   defer { context.anchorDepth -= 1 }
   return try body(value)
@@ -180,12 +202,14 @@ extension ObservedRoot where Value: ObservableState {
   ///
   /// Takes a key path into `Fields` (a constant, cheap to apply) rather than into `Value` (built
   /// anew at every access when it goes through `Value`'s dynamic members).
+  @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
     read { $0._$fields.read(keyPath) }
   }
 
   /// Reads a field holding observable values through the root; reads made on the returned value
   /// belong to the root too.
+  @inlinable
   public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
     read { $0._$fields.readSlot(keyPath) }
   }

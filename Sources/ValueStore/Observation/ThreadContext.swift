@@ -10,39 +10,44 @@ import Synchronization
 /// The observation state of one thread: the innermost tracking scope, the open transaction and
 /// whether a root holder is mutating. Tracking and transactions are synchronous, so a thread-local
 /// (not a task-local) is the right scope, as in Apple's Observation.
+///
+/// Its scalar fields skip dynamic exclusivity checks: only its own thread touches them, and the
+/// check cost more than the tracked read it guards.
 @usableFromInline
 final class ThreadContext {
   /// The innermost `withTracking` scope on this thread.
-  var scope: TrackingScope?
+  @exclusivity(unchecked) var scope: TrackingScope?
   /// Finished scopes kept for reuse (one per nesting level ever reached).
   var spareScopes: [TrackingScope] = []
   /// Nesting depth of open transactions (`withTransaction`, holder mutations); 0 when none.
-  var transactionDepth = 0
+  @exclusivity(unchecked) var transactionDepth = 0
   /// Notifications held back until the outermost transaction ends. Reused: one buffer per thread.
   var pending: [Delivery] = []
   /// True while `drainPending` runs observers on this thread: deliveries made meanwhile wait for
   /// its next round instead of nesting.
-  var isFiring = false
+  @exclusivity(unchecked) var isFiring = false
   /// Greater than zero while an ``ObservedRoot`` runs a mutation on this thread: forks made then
   /// are reconciled by the slots that hold them, not announced at once.
-  var holderDepth = 0
+  @exclusivity(unchecked) var holderDepth = 0
   /// Greater than zero while an ``ObservedRoot`` read accessor runs: accesses recorded then are
   /// anchored (they belong to the holder's location, never to a bare copy).
-  var anchorDepth = 0
+  @exclusivity(unchecked) @usableFromInline var anchorDepth = 0
   /// The serial of the root extent a holder is mutating on this thread (0 when none). If that
   /// extent dies during the mutation (the root was replaced), it leaves its registrations in
   /// `rootOrphans` so the holder can notify them.
-  var rootSerial: UInt64 = 0
+  @exclusivity(unchecked) var rootSerial: UInt64 = 0
   var rootOrphans: [Registration] = []
   /// Set by `TrackingDetector` when Apple's Observation records a key path on this thread.
-  var appleTrackingSeen = false
+  @exclusivity(unchecked) var appleTrackingSeen = false
   /// Reads on this thread are also bridged to Apple's Observation (see ObservationBridge.swift).
-  var bridgeWindow = false
+  @exclusivity(unchecked) @usableFromInline var bridgeWindow = false
   /// Greater than zero inside `untracked`: no read is recorded, ours or Apple's.
-  var untrackedDepth = 0
+  @exclusivity(unchecked) var untrackedDepth = 0
   /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge.
   var bridges: [BridgeKey: ObservationBridge] = [:]
   var bridgesPruneAt = 64
+  /// The bridge used last: a field read many times in a row skips the cache lookup.
+  @exclusivity(unchecked) var lastBridge: ObservationBridge?
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
   var observableFields: [ObjectIdentifier: ObservableFields] = [:]
 

@@ -22,16 +22,20 @@ import Observation
 @MainActor @dynamicMemberLookup
 public final class Store<State, Action: Sendable>: Observable {
   let core: any StoreCore<State, Action>
+  /// A root store's state, read directly (see `StateBox`); nil for a scoped store.
+  @usableFromInline let root: StateBox<State>?
   var children: [AnyHashable: AnyObject] = [:]
 
-  init(core: any StoreCore<State, Action>) {
+  init(core: any StoreCore<State, Action>, root: StateBox<State>? = nil) {
     self.core = core
+    self.root = root
   }
 
   /// A store running `reducer` on `initialState`.
   public convenience init<R: Reducer>(initialState: State, reducer: R)
   where R.State == State, R.Action == Action, State: ObservationIdentifiable {
-    self.init(core: RootCore(state: initialState, reducer: reducer))
+    let core = RootCore(state: initialState, reducer: reducer)
+    self.init(core: core, root: core.box)
   }
 
   /// A store running the reducers listed in `reducer` on `initialState`.
@@ -47,7 +51,15 @@ public final class Store<State, Action: Sendable>: Observable {
   public var state: State { withState { $0 } }
 
   /// Reads the state through the store; tracked reads belong to the store.
-  public func withState<T>(_ body: (State) -> T) -> T { core.read(body) }
+  @inlinable
+  public func withState<T>(_ body: (State) -> T) -> T {
+    if let root { return root.read(body) }
+    return scopedRead(body)
+  }
+
+  /// A scoped store's read, through its parents.
+  @usableFromInline
+  func scopedRead<T>(_ body: (State) -> T) -> T { core.read(body) }
 
   /// A computed property of the state, tracked through the fields it reads.
   public subscript<T>(dynamicMember keyPath: KeyPath<State, T>) -> T {
@@ -95,12 +107,22 @@ public final class Store<State, Action: Sendable>: Observable {
 
 extension Store where State: ObservableState {
   /// A field of the state, tracked per field.
+  @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
-    withState { $0._$fields.read(keyPath) }
+    if let root {
+      if !root.isTracked { return root.state._$fields._value[keyPath: keyPath] }
+      return trackedAnchored(root.state, root.slot) { $0._$fields.read(keyPath) }
+    }
+    return scopedRead { $0._$fields.read(keyPath) }
   }
 
   /// A field holding observable values; reads made on the returned value belong to the store too.
+  @inlinable
   public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
-    withState { $0._$fields.readSlot(keyPath) }
+    if let root {
+      if !root.isTracked { return root.state._$fields._value[keyPath: keyPath] }
+      return trackedAnchored(root.state, root.slot) { $0._$fields.readSlot(keyPath) }
+    }
+    return scopedRead { $0._$fields.readSlot(keyPath) }
   }
 }

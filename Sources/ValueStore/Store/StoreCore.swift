@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where a store's state lives and where its actions go: the root core, or a scope of it.
 @MainActor
 protocol StoreCore<State, Action>: AnyObject {
@@ -30,16 +32,19 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   typealias State = R.State
   typealias Action = R.Action
 
-  var state: State
-  let slot = RootSlot(for: State.self)
+  let box: StateBox<State>
+  var state: State {
+    get { box.state }
+    _modify { yield &box.state }
+  }
+  var slot: RootSlot { box.slot }
   let reducer: R
   let effects: EffectRunner<Action>
   private var queue: [(action: Action, group: EffectGroup?)] = []
   private var isSending = false
 
   init(state: State, reducer: R) {
-    self.state = state
-    self.state._detach()  // shares no observers with where it came from
+    box = StateBox(state)
     self.reducer = reducer
     self.effects = EffectRunner()
   }
@@ -96,5 +101,48 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
       }
       _ = self.send(action)
     }
+  }
+}
+
+/// The root store's state: a class of its own, generic over the state alone, so that a root
+/// store's reads are specialized and inlined at the call site (`store.count` costs about what
+/// Observation's own read does), while the core stays generic over its reducer.
+@MainActor @usableFromInline
+final class StateBox<State> {
+  /// Unchecked: the main actor serialises every access, and a dynamic exclusivity check on each
+  /// read costs more than the read.
+  @exclusivity(unchecked) @usableFromInline var state: State
+  @usableFromInline let slot: RootSlot
+  @usableFromInline let probe = TrackingProbe.shared
+  /// `State` is observable (a store's `State` type itself is not constrained).
+  private let trackedRead: (StateBox<State>, (State) -> Void) -> Void
+
+  init(_ state: State) where State: ObservationIdentifiable {
+    self.state = state
+    self.state._detach()  // shares no observers with where it came from
+    slot = RootSlot(for: State.self)
+    trackedRead = { box, body in trackedAnchored(box.state, box.slot, body) }
+  }
+
+  /// Reads through the root: anchored, and seen by Apple's Observation when it tracks.
+  @inlinable
+  func read<T>(_ body: (State) -> T) -> T {
+    isTracked ? readTracked(body) : body(state)
+  }
+
+  /// Whether a read must be recorded (after letting Apple's Observation say it tracks). When it
+  /// need not, callers read the field straight from `state`, without copying the state.
+  @inlinable
+  var isTracked: Bool {
+    if openTrackingScopes.load(ordering: .relaxed) != 0 { return true }
+    probe.check()
+    return openTrackingScopes.load(ordering: .relaxed) != 0
+  }
+
+  @usableFromInline
+  func readTracked<T>(_ body: (State) -> T) -> T {
+    var result: T?
+    trackedRead(self) { result = body($0) }
+    return result!
   }
 }
