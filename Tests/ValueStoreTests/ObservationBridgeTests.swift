@@ -181,4 +181,20 @@ struct BridgeFeature: Reducer {
     store.send(.edit { $0.child.count += 1 })
     #expect(await values.next() == 2)
   }
+
+  /// Bridges of fields that changed, or whose value is gone, do not pile up: views re-reading
+  /// rows that come and go keep the bridge cache and the registration tables bounded.
+  @Test func bridgesOfFieldsThatChangedOrWentAwayAreDropped() {
+    let store = Store(initialState: BridgeState(), reducer: BridgeFeature())
+    var sizes: [Int] = []
+    for round in 0..<2_000 {
+      let id = 100 + round
+      store.send(.edit { $0.rows.append(Row(id: id)) })
+      withObservationTracking { _ = (store.rows[id: id]?.title, store.count) } onChange: {}
+      store.send(.edit { $0.rows.remove(id: id) })
+      if round % 500 == 499 { sizes.append(ThreadContext.current.bridges.count) }
+    }
+    #expect(sizes.allSatisfy { $0 < 200 }, "\(sizes)")
+  }
 }
+
