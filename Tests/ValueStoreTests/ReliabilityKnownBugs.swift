@@ -65,8 +65,11 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// strong reference with `takeUnretainedValue()` *inside the registry lock*. That temporary
   /// retain makes a concurrent write on another thread see the extent as shared, fork it and drop
   /// it; the deactivating thread's release is then the last one, `Extent.deinit` runs inside the
-  /// lock and re-enters it: every thread blocks on the registry. Reproduced by
-  /// `ReliabilityRaceTests` (off by default: a hang cannot be a known issue). Not steered.
+  /// lock and re-enters it: every thread blocks on the registry. Listed as fixed earlier while this
+  /// path was unchanged (it hung `swift test` once, issue 12); fixed now: `Extent.deinit` does its
+  /// teardown in place when its thread holds the lock. Made deterministic in
+  /// `LockDisciplineTests.anExtentWhoseLastReferenceDiesInsideTheLockIsTornDownInPlace` (hung
+  /// before the fix); stressed by `ReliabilityRaceTests`. Not steered.
   case deactivationDeadlocksWithAConcurrentWrite
   /// B14: `spliceLineage` dropped a dead ancestor even when it had registrations its descendant
   /// lacked — made between a holder's fork and its adoption (another thread registering, or a
