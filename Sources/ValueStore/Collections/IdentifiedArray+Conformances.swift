@@ -49,7 +49,10 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   ///
   /// - Complexity: O(1)
   @inlinable
-  public var isEmpty: Bool { _elements.isEmpty }
+  public var isEmpty: Bool {
+    _recordStructureAccess()
+    return _elements.isEmpty
+  }
 
   /// Calls `body` with a pointer to the elements' contiguous storage (read-only).
   ///
@@ -60,7 +63,9 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   public func withContiguousStorageIfAvailable<R>(
     _ body: (UnsafeBufferPointer<Element>) throws -> R
   ) rethrows -> R? {
-    try _elements.withUnsafeBufferPointer(body)
+    // The standard library's bulk reads (`Array(rows)`, `filter`, `map`, …) come through here.
+    _recordWholeAccess()
+    return try _elements.withUnsafeBufferPointer(body)
   }
 }
 
@@ -76,7 +81,9 @@ extension IdentifiedArray: Equatable where Element: Equatable {
   /// - Complexity: O(*n*)
   @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs._elements == rhs._elements
+    lhs._recordWholeAccess()
+    rhs._recordWholeAccess()
+    return lhs._elements == rhs._elements
   }
 }
 
@@ -88,6 +95,7 @@ extension IdentifiedArray: Hashable where Element: Hashable {
   /// - Complexity: O(*n*)
   @inlinable
   public func hash(into hasher: inout Hasher) {
+    _recordWholeAccess()
     hasher.combine(_elements)
   }
 }
@@ -100,6 +108,7 @@ extension IdentifiedArray: Encodable where Element: Encodable {
   /// - Complexity: O(*n*)
   @inlinable
   public func encode(to encoder: any Encoder) throws {
+    _recordWholeAccess()
     try _elements.encode(to: encoder)
   }
 }
@@ -159,7 +168,8 @@ extension IdentifiedArray: CustomStringConvertible {
   ///
   /// - Complexity: O(*n*)
   public var description: String {
-    _elements.description
+    _recordWholeAccess()
+    return _elements.description
   }
 }
 
@@ -171,7 +181,8 @@ extension IdentifiedArray: CustomReflectable {
   ///
   /// - Complexity: O(*n*)
   public var customMirror: Mirror {
-    Mirror(
+    _recordWholeAccess()
+    return Mirror(
       self,
       children: zip(_ids, _elements).map { id, element -> Mirror.Child in
         (label: "id: \(id)", value: element)

@@ -207,6 +207,7 @@ extension IdentifiedArray {
   /// - Complexity: O(*n*)
   @inlinable
   public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Self {
+    _recordWholeAccess()
     var result = Self(_id: _id)
     for (id, element) in zip(_ids, _elements) where try isIncluded(element) {
       result._appendIfAbsent(element, id: id)

@@ -73,6 +73,21 @@ extension IdentifiedArray {
     }
   }
 
+  /// Records a read of every element and the structure (the whole array is read: compared,
+  /// hashed, encoded, described, or handed out as a buffer): each observable element's identity,
+  /// or, for plain elements, `elements`. O(*n*), only when someone tracks.
+  @inlinable
+  func _recordWholeAccess() {
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+      _extent.recordAccess(.structure, ObservationChange.structure)
+      guard _observableElements else {
+        _extent.recordAccess(.elements, ObservationChange.elements)
+        return
+      }
+      for offset in _elements.indices { _recordElementAccess(at: offset) }
+    }
+  }
+
   @inlinable
   static func _identity(of element: Element) -> ObservationIdentity {
     (element as! any ObservationIdentifiable).observationIdentity

@@ -180,7 +180,7 @@ extension IdentifiedArray {
   /// - Complexity: O(1)
   @inlinable
   public var elements: ContiguousArray<Element> {
-    _recordStructureAccess()
+    _recordWholeAccess()
     return _elements
   }
 

@@ -169,20 +169,42 @@ extension Observed {
 
 // MARK: - Conformances: the extent is not part of the value
 
+// Comparing, hashing, encoding or reflecting a value reads all of its fields: inside a tracking
+// scope that is a read of every field (`.any`). Children record their own, as their conformances
+// run in turn.
+
+extension Observed {
+  /// Records a read of every field, when someone tracks.
+  @inlinable
+  func recordWholeRead() {
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { _extent.recordAccess(.any, nil) }
+  }
+}
+
 extension Observed: Equatable where Fields: Equatable {
   @inlinable
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs._value == rhs._value }
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.recordWholeRead()
+    rhs.recordWholeRead()
+    return lhs._value == rhs._value
+  }
 }
 
 extension Observed: Hashable where Fields: Hashable {
   @inlinable
-  public func hash(into hasher: inout Hasher) { hasher.combine(_value) }
+  public func hash(into hasher: inout Hasher) {
+    recordWholeRead()
+    hasher.combine(_value)
+  }
 }
 
 extension Observed: Sendable where Fields: Sendable {}
 
 extension Observed: Encodable where Fields: Encodable {
-  public func encode(to encoder: any Encoder) throws { try _value.encode(to: encoder) }
+  public func encode(to encoder: any Encoder) throws {
+    recordWholeRead()
+    try _value.encode(to: encoder)
+  }
 }
 
 extension Observed: Decodable where Fields: Decodable {
@@ -190,5 +212,8 @@ extension Observed: Decodable where Fields: Decodable {
 }
 
 extension Observed: CustomReflectable {
-  public var customMirror: Mirror { Mirror(reflecting: _value) }
+  public var customMirror: Mirror {
+    recordWholeRead()
+    return Mirror(reflecting: _value)
+  }
 }
