@@ -5,6 +5,7 @@ import Testing
 /// Runs `body` on a thread of its own and says whether it returned within `seconds`. A deadlocked
 /// body leaves its thread blocked, but the test reports it and ends instead of hanging.
 func returnsInTime(seconds: Double = 30, _ body: @escaping @Sendable () -> Void) -> Bool {
+  // No watchdog: a deadlock here is the failure under test, reported instead of aborting.
   let done = DispatchSemaphore(value: 0)
   Thread {
     body()

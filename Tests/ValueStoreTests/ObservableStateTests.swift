@@ -82,7 +82,9 @@ import Testing
     #expect(recorder.count == 1)
   }
 
-  @Test func trackingScopesArePerThread() async {
+  @Test(.timeLimit(.minutes(1))) func trackingScopesArePerThread() async {
+    let watchdog = Watchdog(#function)
+    defer { watchdog.finish() }
     let root = ObservedRoot(AppState())
     // Two threads track different fields at the same moment; each scope sees only its reads.
     let gate = DispatchGroup()

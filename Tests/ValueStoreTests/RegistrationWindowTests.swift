@@ -7,7 +7,7 @@ import Testing
 /// it read), or while a holder's mutation is half done. It happened after the read, so the observer
 /// hears it; later changes keep reaching it (B10; the other-thread case is
 /// `ReliabilityKnownBugTests.b10_…`).
-@Suite struct RegistrationWindowTests {
+@Suite(.timeLimit(.minutes(1))) struct RegistrationWindowTests {
   /// The closure mutates, through the holder, a field it has just read.
   @Test func aHolderMutatedInsideTheTrackedClosureFiresTheObserver() {
     let root = ObservedRoot(RelState())
@@ -85,6 +85,8 @@ import Testing
   /// adoption not yet): a later write of that mutation must not drop the extent it registered on,
   /// and the adoption carries it. Deterministic: the mutation waits for the registration.
   @Test func aRegistrationDuringAnotherThreadsMutationIsCarriedByItsAdoption() {
+    let watchdog = Watchdog(#function)
+    defer { watchdog.finish() }
     let root = ObservedRoot(RelState())
     let forked = DispatchSemaphore(value: 0)
     let registered = DispatchSemaphore(value: 0)

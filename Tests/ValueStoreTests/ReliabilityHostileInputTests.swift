@@ -4,7 +4,7 @@ import Testing
 
 /// Misuse: duplicate and missing ids, actions sent to stores whose state or parent is gone. Each
 /// behaves as documented, and says so in a message asserted here word for word.
-@Suite struct ReliabilityHostileInputTests {
+@Suite(.timeLimit(.minutes(1))) struct ReliabilityHostileInputTests {
   // MARK: Duplicate ids (programming errors: traps)
 
   #if os(macOS) || os(Linux) || os(Windows)

@@ -7,7 +7,7 @@ import Testing
 /// `RegistrationWindowTests`, B15 in `SharedIdentityTests`) are plain regression tests now; `withKnownIssue` marks the ones
 /// still open (B6) and fails ("known issue was
 /// not recorded") once one is fixed — then drop the wrapper and remove it from `RelKnownBug.open`.
-@Suite struct ReliabilityKnownBugTests {
+@Suite(.timeLimit(.minutes(1))) struct ReliabilityKnownBugTests {
   /// B1 — lost. Randomized (seed 0x454625a8762a575a): `rows.append(Row(id: 1));
   /// track rows.map(\.count); copies[1] = state; copies[1]: rows[id: 1]?.count += 2;
   /// state = copies[1]`.
@@ -269,6 +269,8 @@ import Testing
   /// (observers active but registered on no extent). Made deterministic by mutating from another
   /// thread inside the tracked closure, between the read and the registration.
   @Test func b10_aMutationBetweenATrackedReadAndItsRegistrationIsLostForever() {
+    let watchdog = Watchdog(#function)
+    defer { watchdog.finish() }
     let root = ObservedRoot(RelState())
     let fires = FireCounter()
     _ = withTracking {

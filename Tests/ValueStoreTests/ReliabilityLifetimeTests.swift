@@ -7,7 +7,7 @@ final class Canary: Sendable {}
 
 /// Lifetimes: what the library keeps alive, and for how long. Every test drops the last strong
 /// reference it holds and checks, through weak references, that the object is gone.
-@Suite struct ReliabilityLifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct ReliabilityLifetimeTests {
   @MainActor
   static func store() -> Store<RelState, RelAction> {
     Store(initialState: ReliabilityThreadTests.populated()) {

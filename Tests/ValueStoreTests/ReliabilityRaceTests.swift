@@ -7,7 +7,7 @@ import Testing
 /// and notifying or cancelling observers of a holder while another thread mutates it (B13: a
 /// deadlock, fixed). A race may add a run (the change that raced the registration may have been to
 /// another field); it never loses one. Run under the thread sanitizer by `.ci/run`.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(1)))
 struct ReliabilityRaceTests {
   static let threads = ReliabilityThreadTests.threads
 
