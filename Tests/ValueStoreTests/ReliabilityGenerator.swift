@@ -95,7 +95,7 @@ struct RelGenerator {
 
   func observer(_ r: inout RelRandom) -> RelObserverSpec {
     let paths = (0..<(r.chance(60) ? 1 : r.int(2...3))).map { _ in path(&r) }
-    return RelObserverSpec(paths: paths, style: r.pick(styles), isLoop: loops && r.chance(30))
+    return RelObserverSpec(paths: paths, style: r.pick(styles), isLoop: loops && r.chance(30), captures: r.chance(25))
   }
 
   func path(_ r: inout RelRandom) -> RelPath {
@@ -103,7 +103,8 @@ struct RelGenerator {
     return r.pick([
       .count, .isEven, .name, .child, .childCount, .childCount, .childTitle, .optional, .optionalCount,
       .mode, .modeCount, .rows, .rowsCount, .rowsContains(id), .rowCount(id), .rowCount(id), .rowTitle(id),
-      .rowsMap, .rowsLoop,
+      .rowsMap, .rowsLoop, .rowsStructure(r.pick(RelStructureRead.allCases)),
+      .rowsCounts(r.pick(RelCountsRead.allCases)),
     ])
   }
 
@@ -147,7 +148,7 @@ struct RelGenerator {
     case 76..<77: return .rowsRebuilt
     case 77..<80: return .rowsFromCopy(k)
     case 80..<85: return .rootCopyDiscarded(editStep(&r))
-    case 85..<88: return .rootReset
+    case 85..<88: return r.chance(50) ? .rootReset : .rootNewShared(r.pick([0, 1]))
     case 88..<94: return .rootFromCopy(k)
     default: return .rootFromSnapshot(r.int(0...RelCopies.snapshotSlots - 1))
     }

@@ -100,6 +100,12 @@ extension RelStep {
       .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd:
       s.throughSlot(t) { applyToRows(&$0.rows, t) }
     case .rootReset: s = MState(t)
+    case let .rootNewShared(n):
+      // Three locations, three values: each has a history of its own.
+      s = MState(t)
+      s.child = MChild(count: n, t)
+      s.optional = MChild(count: n, t)
+      s.mode = .editing(MChild(count: n, t))
     case let .rootFromCopy(k): if let c = copy(k).root { s = c }
     case let .rootFromSnapshot(k): if let c = world.snapshots[k] { s = c }
     }

@@ -15,9 +15,13 @@ struct RelObserverSpec: Hashable, Sendable, CustomStringConvertible {
   var style: RelReadStyle
   /// `observe { }` (re-tracks after each change, cancellable) rather than one-shot `withTracking`.
   var isLoop: Bool
+  /// Its closures capture a copy of the state that has an observer of its own, so that the copy
+  /// dies when the observer does (issue 12: that death took the registry lock inside it).
+  var captures = false
 
   var description: String {
-    "\(isLoop ? "observe" : "withTracking") \(style) { \(paths.map(\.description).joined(separator: ", ")) }"
+    "\(captures ? "capturing " : "")\(isLoop ? "observe" : "withTracking") \(style) { "
+      + "\(paths.map(\.description).joined(separator: ", ")) }"
   }
 }
 

@@ -13,6 +13,8 @@ enum RelPath: Hashable, Sendable, CustomStringConvertible {
   case mode, modeCount
   /// `rows` itself (its identity), its structure, one element, or every element.
   case rows, rowsCount, rowsContains(Int), rowCount(Int), rowTitle(Int), rowsMap, rowsLoop
+  /// The structure, or every element's count, through one of the other read APIs.
+  case rowsStructure(RelStructureRead), rowsCounts(RelCountsRead)
 
   var description: String {
     switch self {
@@ -33,6 +35,8 @@ enum RelPath: Hashable, Sendable, CustomStringConvertible {
     case let .rowTitle(id): "rows[id: \(id)]?.title"
     case .rowsMap: "rows.map(\\.count)"
     case .rowsLoop: "for row in rows { row.count }"
+    case let .rowsStructure(read): "rows.\(read)"
+    case let .rowsCounts(read): "rows counts via \(read)"
     }
   }
 }
@@ -114,6 +118,8 @@ extension RelPath {
       var counts: [Int] = []
       for row in root.rows() { counts.append(row.count) }
       return "\(counts)"
+    case let .rowsStructure(read): return read.read(root.rows())
+    case let .rowsCounts(read): return read.read(root.rows())
     }
   }
 
@@ -136,7 +142,8 @@ extension RelPath {
     case let .rowsContains(id): return "\(state.rows.index(id) != nil)"
     case let .rowCount(id): return state.rows[id: id].map { "\($0.count)" } ?? "nil"
     case let .rowTitle(id): return state.rows[id: id].map { $0.title } ?? "nil"
-    case .rowsMap, .rowsLoop: return "\(state.rows.rows.map(\.count))"
+    case .rowsMap, .rowsLoop, .rowsCounts: return "\(state.rows.rows.map(\.count))"
+    case let .rowsStructure(read): return read.read(state.rows)
     }
   }
 
@@ -177,10 +184,10 @@ extension RelPath {
     case .modeCount:
       return Self.changed(.count, before.mode.payload, after.mode.payload) || Self.caseChanged(before.mode, after.mode)
     case .rows: return before.rows.hist.written(toReach: after.rows.hist) == nil
-    case .rowsCount, .rowsContains: return before.rows.hist.changed(.structure, toReach: after.rows.hist)
+    case .rowsCount, .rowsContains, .rowsStructure: return before.rows.hist.changed(.structure, toReach: after.rows.hist)
     case let .rowCount(id): return Self.rowChanged(id, .count, before.rows, after.rows)
     case let .rowTitle(id): return Self.rowChanged(id, .title, before.rows, after.rows)
-    case .rowsMap, .rowsLoop:
+    case .rowsMap, .rowsLoop, .rowsCounts:
       if before.rows.hist.changed(.structure, toReach: after.rows.hist) { return true }
       return before.rows.ids.contains { Self.rowChanged($0, .count, before.rows, after.rows) }
     }

@@ -41,7 +41,11 @@ func relRunRandomSequences(
     RelRandomConfig.replaySeed.map { [$0] }
     ?? (0..<RelRandomConfig.sequences(default: count)).map { RelRandom.sequenceSeed(base: base, index: $0) }
   var reportedSpurious = false
+  // A deadlock in a generated sequence aborts with a backtrace instead of hanging the run.
+  let watchdog = Watchdog("randomized run \(name)")
+  defer { watchdog.finish() }
   for (index, seed) in seeds.enumerated() {
+    watchdog.progress()
     let ops = generator.sequence(seed: seed)
     guard let failure = runner.run(ops) else { continue }
     if failure.kind == .spurious && reportedSpurious { continue }

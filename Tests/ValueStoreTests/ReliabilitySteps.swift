@@ -22,6 +22,9 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
   /// `var c = state; <step on c>` — the copy is discarded (S11)
   case rootCopyDiscarded(RelStep)
   case rootReset, rootFromCopy(Int), rootFromSnapshot(Int)
+  /// `let c = Child(count: n); state = State(child: c, optional: c, mode: .editing(c))`: one value
+  /// in three fields from construction.
+  case rootNewShared(Int)
 
   var description: String {
     switch self {
@@ -65,6 +68,7 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
     case let .rowsFromCopy(k): "rows = copies[\(k)]"
     case let .rootCopyDiscarded(step): "var c = state; c: \(step) (discarded)"
     case .rootReset: "state = State()"
+    case let .rootNewShared(n): "let c = Child(count: \(n)); state = State(child: c, optional: c, mode: .editing(c))"
     case let .rootFromCopy(k): "state = copies[\(k)]"
     case let .rootFromSnapshot(k): "state = snapshots[\(k)]"
     }
@@ -81,7 +85,7 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
   /// Whether the step replaces the whole value (a bare variable cannot notify that: known limit).
   var replacesTheRoot: Bool {
     switch self {
-    case .rootReset, .rootFromCopy, .rootFromSnapshot: true
+    case .rootReset, .rootFromCopy, .rootFromSnapshot, .rootNewShared: true
     case let .rootCopyDiscarded(step): step.replacesTheRoot
     default: false
     }
@@ -152,6 +156,9 @@ extension RelStep {
       step.apply(to: &copy, env)
       _ = copy
     case .rootReset: state = RelState()
+    case let .rootNewShared(n):
+      let c = Child(count: n)
+      state = RelState(_$fields: Observed(.init(child: c, optional: c, mode: .editing(c))))
     case let .rootFromCopy(k): if let s = env.copies[k].root { state = s }
     case let .rootFromSnapshot(k): if let s = env.snapshots[k] { state = s }
     }

@@ -16,6 +16,20 @@ protocol RelTarget: AnyObject {
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?)
 }
 
+/// What a capturing observer's closures hold (see `RelObserverSpec.captures`): a copy of the state
+/// observed on its own, or nothing.
+func relCapture(_ spec: RelObserverSpec, _ state: RelState) -> RelCaptured? {
+  guard spec.captures else { return nil }
+  let captured = RelCaptured(state)
+  _ = withTracking { (captured.state.count, captured.state.child.title) } onChange: { _ in }
+  return captured
+}
+
+final class RelCaptured: @unchecked Sendable {
+  let state: RelState
+  init(_ state: RelState) { self.state = state }
+}
+
 /// Holds what an `observe` loop read on its first run.
 final class RelReadBox: @unchecked Sendable {
   private let lock = NSLock()
@@ -60,15 +74,17 @@ final class RelHolderTarget: RelTarget {
         return spec.paths.map { $0.read(fields) }
       }
     }
+    let captured = relCapture(spec, root.value)
     if spec.isLoop {
       let box = RelReadBox()
       let token = observe {
+        _ = captured
         box.value = read()
         fires.tick()
       }
       return (box.value, token)
     }
-    return (withTracking(read) { _ in fires.tick() }, nil)
+    return (withTracking(read) { _ in _ = captured; fires.tick() }, nil)
   }
 }
 
@@ -100,10 +116,12 @@ final class RelBareTarget: RelTarget {
   }
 
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
+    let captured = relCapture(spec, state)
     let read = withTracking {
       let fields = RelRootFields(state)
       return spec.paths.map { $0.read(fields) }
     } onChange: { _ in
+      _ = captured
       fires.tick()
     }
     return (read, nil)
@@ -160,15 +178,17 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
     MainActor.assumeIsolated {
       let read = reader(spec)
+      let captured = relCapture(spec, store.state)
       if spec.isLoop {
         let box = RelReadBox()
         let token = store.observe {
+          _ = captured
           box.value = read()
           fires.tick()
         }
         return (box.value, token)
       }
-      return (withTracking { read() } onChange: { _ in fires.tick() }, nil)
+      return (withTracking { read() } onChange: { _ in _ = captured; fires.tick() }, nil)
     }
   }
 

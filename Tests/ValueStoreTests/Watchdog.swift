@@ -15,12 +15,20 @@ final class Watchdog: Sendable {
   private let finished = DispatchSemaphore(value: 0)
   private let exited = DispatchSemaphore(value: 0)
   private let stalled = LockIsolated(false)
+  private let steps = LockIsolated(0)
 
-  /// Starts watching; `onStall` runs on the watchdog's thread if `finish()` is not called in time.
+  /// Starts watching; `onStall` runs on the watchdog's thread if neither `finish()` nor
+  /// `progress()` is called for `seconds`.
   init(_ name: String, seconds: Double = Watchdog.defaultSeconds, onStall: (@Sendable () -> Void)? = nil) {
-    let (finished, exited, stalled) = (finished, exited, stalled)
+    let (finished, exited, stalled, steps) = (finished, exited, stalled, steps)
     Thread {
-      if finished.wait(timeout: .now() + seconds) == .timedOut {
+      var seen = 0
+      while finished.wait(timeout: .now() + seconds) == .timedOut {
+        let now = steps.value
+        if now != seen {
+          seen = now
+          continue
+        }
         stalled.withValue { $0 = true }
         if let onStall {
           onStall()
@@ -28,10 +36,14 @@ final class Watchdog: Sendable {
           FileHandle.standardError.write(Data("Watchdog: \(name) made no progress for \(seconds) s; aborting.\n".utf8))
           abort()
         }
+        break
       }
       exited.signal()
     }.start()
   }
+
+  /// Tells the watchdog that long-running work is still moving (a randomized run, per sequence).
+  func progress() { steps.withValue { $0 += 1 } }
 
   /// Stops watching; returns whether the watchdog had already found the work stalled.
   @discardableResult
