@@ -13,6 +13,8 @@ struct RelState: ObservableState, Equatable, Sendable {
     var optional: Child?
     var mode = Mode.idle
     var rows: IdentifiedArrayOf<Row> = []
+    /// An optional enum whose payload-less case is `case: 0`, like `nil` once was (issue 12).
+    var maybeMode: Mode?
   }
   var _$fields = Observed(Fields())
 

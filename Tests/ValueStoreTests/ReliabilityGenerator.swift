@@ -102,7 +102,7 @@ struct RelGenerator {
     let id = r.pick(Self.ids)
     return r.pick([
       .count, .isEven, .name, .child, .childCount, .childCount, .childTitle, .optional, .optionalCount,
-      .mode, .modeCount, .rows, .rowsCount, .rowsContains(id), .rowCount(id), .rowCount(id), .rowTitle(id),
+      .mode, .modeCount, .maybeMode, .rows, .rowsCount, .rowsContains(id), .rowCount(id), .rowCount(id), .rowTitle(id),
       .rowsMap, .rowsLoop, .rowsStructure(r.pick(RelStructureRead.allCases)),
       .rowsCounts(r.pick(RelCountsRead.allCases)),
     ])
@@ -111,6 +111,7 @@ struct RelGenerator {
   /// A step on the observed value.
   func step(_ r: inout RelRandom) -> RelStep {
     let (d, s, id, k) = (r.pick(Self.deltas), r.pick(Self.titles), r.pick(Self.ids), r.int(0...RelCopies.slots - 1))
+    if r.chance(5) { return r.pick([.maybeModeNil, .maybeModeIdle, .maybeModeNew(r.pick([0, 1]))]) }
     switch r.int(0...99) {
     case 0..<6: return .addCount(d)
     case 6..<9: return .setName(s)

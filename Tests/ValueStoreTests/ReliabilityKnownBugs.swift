@@ -265,7 +265,7 @@ extension RelStep {
       .childFromCopy, .childFromOptional:
       .child
     case .optionalNil, .optionalNew, .optionalAdd, .optionalTitle, .optionalFromChild, .optionalFromCopy: .optional
-    case .modeIdle, .modeNew, .modeAdd, .modeFromChild, .modeFromCopy: .mode
+    case .modeIdle, .modeNew, .modeAdd, .modeFromChild, .modeFromCopy, .maybeModeNil, .maybeModeIdle, .maybeModeNew: .mode
     default: .rows
     }
   }

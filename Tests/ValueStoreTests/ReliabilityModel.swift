@@ -137,6 +137,7 @@ struct MState: Equatable {
   var optional: MChild?
   var mode = MMode.idle
   var rows: MRows
+  var maybeMode: MMode?
   var hist: MHist
   var extents: [Int]
 

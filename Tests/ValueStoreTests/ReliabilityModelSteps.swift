@@ -64,6 +64,9 @@ extension RelStep {
       if let c = copy(k).child { s.throughSlot(t) { $0.optional = c.assignedToField(t) } }
     case .modeIdle: s.throughSlot(t) { $0.mode = .idle }
     case let .modeNew(c): s.throughSlot(t) { $0.mode = .editing(MChild(count: c, t)) }
+    case .maybeModeNil: s.throughSlot(t) { $0.maybeMode = nil }
+    case .maybeModeIdle: s.throughSlot(t) { $0.maybeMode = .idle }
+    case let .maybeModeNew(c): s.throughSlot(t) { $0.maybeMode = .editing(MChild(count: c, t)) }
     case let .modeAdd(d):
       s.throughSlot(t) {
         guard case var .editing(c) = $0.mode else { return }

@@ -11,6 +11,8 @@ enum RelPath: Hashable, Sendable, CustomStringConvertible {
   case child, childCount, childTitle
   case optional, optionalCount
   case mode, modeCount
+  /// `maybeMode`: `nil`, `.idle` or `.editing(…)`, each a different value.
+  case maybeMode
   /// `rows` itself (its identity), its structure, one element, or every element.
   case rows, rowsCount, rowsContains(Int), rowCount(Int), rowTitle(Int), rowsMap, rowsLoop
   /// The structure, or every element's count, through one of the other read APIs.
@@ -28,6 +30,7 @@ enum RelPath: Hashable, Sendable, CustomStringConvertible {
     case .optionalCount: "optional?.count"
     case .mode: "mode"
     case .modeCount: "mode.editing?.count"
+    case .maybeMode: "maybeMode"
     case .rows: "rows"
     case .rowsCount: "rows.count"
     case let .rowsContains(id): "rows.contains(id: \(id))"
@@ -55,6 +58,7 @@ struct RelRootFields {
   let optional: () -> Child?
   let mode: () -> Mode
   let rows: () -> IdentifiedArrayOf<Row>
+  let maybeMode: () -> Mode?
 
   init(_ state: RelState) {
     count = { state.count }
@@ -64,6 +68,7 @@ struct RelRootFields {
     optional = { state.optional }
     mode = { state.mode }
     rows = { state.rows }
+    maybeMode = { state.maybeMode }
   }
 
   init(_ root: ObservedRoot<RelState>) {
@@ -74,15 +79,16 @@ struct RelRootFields {
     optional = { root.optional }
     mode = { root.mode }
     rows = { root.rows }
+    maybeMode = { root.maybeMode }
   }
 
   init(
     count: @escaping () -> Int, isEven: @escaping () -> Bool, name: @escaping () -> String,
     child: @escaping () -> Child, optional: @escaping () -> Child?, mode: @escaping () -> Mode,
-    rows: @escaping () -> IdentifiedArrayOf<Row>
+    rows: @escaping () -> IdentifiedArrayOf<Row>, maybeMode: @escaping () -> Mode?
   ) {
     (self.count, self.isEven, self.name, self.child) = (count, isEven, name, child)
-    (self.optional, self.mode, self.rows) = (optional, mode, rows)
+    (self.optional, self.mode, self.rows, self.maybeMode) = (optional, mode, rows, maybeMode)
   }
 }
 
@@ -106,6 +112,9 @@ extension RelPath {
     case .optionalCount: return root.optional().map { "\($0.count)" } ?? "nil"
     case .mode: return root.mode().payload.map { "editing(\(relDescribe($0)))" } ?? "idle"
     case .modeCount: return root.mode().payload.map { "\($0.count)" } ?? "nil"
+    case .maybeMode:
+      guard let mode = root.maybeMode() else { return "nil" }
+      return mode.payload.map { "editing(\(relDescribe($0)))" } ?? "idle"
     case .rows:
       let rows = root.rows()
       return untracked { "\(Array(rows.ids))" }
@@ -137,6 +146,9 @@ extension RelPath {
     case .optionalCount: return state.optional.map { "\($0.count)" } ?? "nil"
     case .mode: return state.mode.payload.map { "editing(\(describe($0)))" } ?? "idle"
     case .modeCount: return state.mode.payload.map { "\($0.count)" } ?? "nil"
+    case .maybeMode:
+      guard let mode = state.maybeMode else { return "nil" }
+      return mode.payload.map { "editing(\(describe($0)))" } ?? "idle"
     case .rows: return "\(state.rows.ids)"
     case .rowsCount: return "\(state.rows.rows.count)"
     case let .rowsContains(id): return "\(state.rows.index(id) != nil)"
@@ -183,6 +195,10 @@ extension RelPath {
       return Self.replaced(before.mode.payload, after.mode.payload) || Self.caseChanged(before.mode, after.mode)
     case .modeCount:
       return Self.changed(.count, before.mode.payload, after.mode.payload) || Self.caseChanged(before.mode, after.mode)
+    case .maybeMode:
+      let caseOf = { (mode: MMode?) in mode.map { $0.payload == nil ? 1 : 2 } ?? 0 }
+      return caseOf(before.maybeMode) != caseOf(after.maybeMode)
+        || Self.replaced(before.maybeMode?.payload, after.maybeMode?.payload)
     case .rows: return before.rows.hist.written(toReach: after.rows.hist) == nil
     case .rowsCount, .rowsContains, .rowsStructure: return before.rows.hist.changed(.structure, toReach: after.rows.hist)
     case let .rowCount(id): return Self.rowChanged(id, .count, before.rows, after.rows)

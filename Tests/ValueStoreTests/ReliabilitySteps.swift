@@ -15,6 +15,7 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
   case childFromCopy(Int), childFromOptional
   case optionalNil, optionalNew(Int), optionalAdd(Int), optionalTitle(String), optionalFromChild, optionalFromCopy(Int)
   case modeIdle, modeNew(Int), modeAdd(Int), modeFromChild, modeFromCopy(Int)
+  case maybeModeNil, maybeModeIdle, maybeModeNew(Int)
   case rowsAppend(Int), rowsInsert(Int, at: Int), rowsAppendCopy(Int), rowsRemove(Int), rowsSetNil(Int)
   case rowAdd(Int, Int), rowTitle(Int, String), rowSetNew(Int, Int), rowSetCopy(Int)
   case rowsMove(Int, to: Int), rowsSwap(Int, Int), rowsSortByID(descending: Bool), rowsSortByCount
@@ -47,6 +48,9 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
     case let .optionalFromCopy(k): "optional = copies[\(k)]"
     case .modeIdle: "mode = .idle"
     case let .modeNew(c): "mode = .editing(Child(count: \(c)))"
+    case .maybeModeNil: "maybeMode = nil"
+    case .maybeModeIdle: "maybeMode = .idle"
+    case let .maybeModeNew(c): "maybeMode = .editing(Child(count: \(c)))"
     case let .modeAdd(d): "mode.modifyEditing { $0.count += \(d) }"
     case .modeFromChild: "mode = .editing(child)"
     case let .modeFromCopy(k): "mode = .editing(copies[\(k)])"
@@ -141,6 +145,9 @@ extension RelStep {
     case let .optionalFromCopy(k): if let c = env.copies[k].child { state.optional = c }
     case .modeIdle: state.mode = .idle
     case let .modeNew(c): state.mode = .editing(Child(count: c))
+    case .maybeModeNil: state.maybeMode = nil
+    case .maybeModeIdle: state.maybeMode = .idle
+    case let .maybeModeNew(c): state.maybeMode = .editing(Child(count: c))
     case let .modeAdd(d): state.mode.modifyEditing { $0.count += d }
     case .modeFromChild: state.mode = .editing(state.child)
     case let .modeFromCopy(k): if let c = env.copies[k].child { state.mode = .editing(c) }

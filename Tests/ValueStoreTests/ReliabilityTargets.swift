@@ -202,7 +202,8 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
           count: { MainActor.assumeIsolated { store.count } }, isEven: { MainActor.assumeIsolated { store.isEven } },
           name: { MainActor.assumeIsolated { store.name } }, child: { MainActor.assumeIsolated { store.child } },
           optional: { MainActor.assumeIsolated { store.optional } }, mode: { MainActor.assumeIsolated { store.mode } },
-          rows: { MainActor.assumeIsolated { store.rows } })
+          rows: { MainActor.assumeIsolated { store.rows } },
+          maybeMode: { MainActor.assumeIsolated { store.maybeMode } })
         return spec.paths.map { $0.read(fields) }
       }
     case .anchored:
