@@ -60,11 +60,13 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   let registrar = ObservationRegistrar()
   /// The field it stands for.
   let key: BridgeKey
-  /// False once the field changed (the bridge fired).
-  let isArmed = Atomic<Bool>(true)
-  /// Weak: the observer owns the bridge. Gone once the extent died without the field changing;
-  /// then the bridge is no use either.
-  weak var observer: Observer?
+  /// False once the field changed (the bridge fired); re-armed by the next bridged read.
+  let isArmed = Atomic<Bool>(false)
+  /// The one-shot observer of the field while armed. Guarded by ``registry``. Strong, and so a
+  /// cycle (its closure holds the bridge) broken when it fires or when the cache finds its extent
+  /// gone — not weak: a weak reference would move the observer's reference counts to a side table,
+  /// slowing every retain of it.
+  var observer: Observer?
   subscript(_: TrackingDetector) -> Void { () }
 
   static let keyPath = \ObservationBridge.[TrackingDetector()]
@@ -78,8 +80,25 @@ final class ObservationBridge: Observable, @unchecked Sendable {
     return context.appleTrackingSeen
   }
 
-  func fire() {
+  /// Registers a fresh one-shot observer of `key` on `extent`. Apple's scopes that recorded this
+  /// bridge before were all told when it last fired (they are one-shot), so the bridge is reused.
+  func arm(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool) {
+    let observer = Observer { [self] _ in fire() }
+    withRegistry { garbage in
+      if let previous = self.observer { garbage.append(previous) }
+      self.observer = observer
+      observer.extents.append((.passUnretained(extent), 1))
+      extent.register(observer, key: key, keyPath: keyPath, anchored: anchored)
+    }
+    isArmed.store(true, ordering: .relaxed)
+  }
+
+  private func fire() {
     isArmed.store(false, ordering: .relaxed)
+    withRegistry { garbage in
+      if let observer { garbage.append(observer) }
+      observer = nil
+    }
     registrar.withMutation(of: self, keyPath: Self.keyPath) {}
   }
 }
@@ -118,7 +137,8 @@ extension Extent {
       if !bridge.access(context) { context.closeBridgeWindow() }
       return
     }
-    if let bridge = context.bridges[cacheKey], bridge.isArmed.load(ordering: .relaxed) {
+    let cached = context.bridges[cacheKey]
+    if let bridge = cached, bridge.isArmed.load(ordering: .relaxed) {
       context.lastBridge = bridge
       if !bridge.access(context) { context.closeBridgeWindow() }
       return
@@ -127,25 +147,30 @@ extension Extent {
     context.appleTrackingSeen = false
     TrackingProbe.check()
     guard context.appleTrackingSeen else { return context.closeBridgeWindow() }
-    let bridge = ObservationBridge(cacheKey)
-    let observer = Observer { [bridge] _ in bridge.fire() }
-    bridge.observer = observer
-    withRegistry { _ in
-      observer.extents.append((.passUnretained(self), 1))
-      register(observer, key: key, keyPath: keyPath, anchored: anchored)
-    }
-    context.cacheBridge(bridge, for: cacheKey)
+    let bridge = cached ?? ObservationBridge(cacheKey)
+    bridge.arm(self, key, keyPath, anchored: anchored)
+    if cached == nil { context.cacheBridge(bridge, for: cacheKey) }
     context.lastBridge = bridge
     _ = bridge.access(context)
   }
 }
 
 extension ThreadContext {
-  /// Keeps `bridge` for later reads of its field; drops fired ones once the cache has doubled.
+  /// Keeps `bridge` for later reads of its field. Once the cache has doubled, drops the bridges
+  /// of fields that no longer exist (their extent died: the observer lost its last registration)
+  /// or that changed and were not read since.
   func cacheBridge(_ bridge: ObservationBridge, for key: BridgeKey) {
     bridges[key] = bridge
     guard bridges.count >= bridgesPruneAt else { return }
-    bridges = bridges.filter { $0.value.isArmed.load(ordering: .relaxed) && $0.value.observer != nil }
+    withRegistry { garbage in
+      bridges = bridges.filter { _, bridge in
+        if let observer = bridge.observer, !observer.extents.isEmpty { return true }
+        if let observer = bridge.observer { garbage.append(observer) }
+        bridge.observer = nil
+        garbage.append(bridge)
+        return false
+      }
+    }
     bridgesPruneAt = max(64, bridges.count * 2)
   }
 }
