@@ -62,8 +62,14 @@ struct Delivery {
 func deliver(_ deliveries: [Delivery]) {
   guard !deliveries.isEmpty else { return }
   let context = ThreadContext.current
-  context.pending += deliveries
-  if context.transactionDepth == 0 { context.drainPending() }
+  guard context.transactionDepth == 0, !context.isFiring else {
+    context.pending += deliveries
+    return
+  }
+  context.isFiring = true
+  defer { context.isFiring = false }
+  fire(deliveries)
+  context.firePending()
 }
 
 extension ThreadContext {
@@ -73,6 +79,12 @@ extension ThreadContext {
     guard !isFiring else { return }
     isFiring = true
     defer { isFiring = false }
+    firePending()
+  }
+
+  /// The loop: each round's observers may queue the next round. Requires `isFiring`.
+  fileprivate func firePending() {
+    guard !pending.isEmpty else { return }
     var batch: [Delivery] = []
     while !pending.isEmpty {
       swap(&batch, &pending)
@@ -88,12 +100,19 @@ extension ThreadContext {
 /// under one acquisition of the lock (so the cost of a notification does not depend on how
 /// contended the lock is per observer), then each `onChange` runs outside it.
 func fire(_ deliveries: [Delivery]) {
+  if deliveries.count == 1, let delivery = deliveries.first {
+    // The common case, without the bookkeeping below.
+    let fresh = withRegistry { garbage -> Bool in
+      guard delivery.observer.isActive else { return false }
+      delivery.observer.deactivate(&garbage)
+      return true
+    }
+    if fresh { delivery.observer.onChange(ObservationChange(keyPaths: delivery.keyPath.map { [$0] } ?? [])) }
+    return
+  }
   var order: [Observer] = []
   var keyPaths: [[AnyKeyPath]] = []
-  if deliveries.count == 1, let delivery = deliveries.first {
-    order = [delivery.observer]
-    keyPaths = [delivery.keyPath.map { [$0] } ?? []]
-  } else {
+  do {
     var index: [ObjectIdentifier: Int] = [:]
     for delivery in deliveries {
       let id = ObjectIdentifier(delivery.observer)
