@@ -148,6 +148,24 @@ struct LockDisciplineTests {
       #expect(output.contains("ObservedRoot was read or mutated from inside its own `mutate` or `read` body"))
     }
 
+    @Test func readingAStoreInsideItsOwnReducerStopsWithAMessage() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        await MainActor.run {
+          let holder = LockIsolated<Store<AppState, Int>?>(nil)
+          let store = Store(initialState: AppState()) {
+            Reduce<AppState, Int> { state, _ in
+              state.count = MainActor.assumeIsolated { holder.value!.count } + 1
+              return .none
+            }
+          }
+          holder.withValue { $0 = store }
+          store.send(1)
+        }
+      }
+      let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(output.contains("the state was read through the store from inside its own reducer"))
+    }
+
     @Test func reenteringALockIsolatedStopsWithAMessage() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let value = LockIsolated(0)

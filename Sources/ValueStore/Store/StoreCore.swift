@@ -62,7 +62,10 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     set { effects.executor = newValue }
   }
 
-  func read<T>(_ body: (State) -> T) -> T { anchored(state, slot, body) }
+  func read<T>(_ body: (State) -> T) -> T {
+    if box.isReducing { StateBox<State>.readInsideReducer() }
+    return anchored(state, slot, body)
+  }
 
   func send(_ action: Action) -> StoreTask? {
     if isSending {
@@ -82,7 +85,9 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
         while index < queue.count {
           let (action, queued) = queue[index]
           index += 1
+          box.isReducing = true
           let effect = mutateHeld(&state, slot, context) { reducer.reduce(into: &$0, action: action) }
+          box.isReducing = false
           if effect.isNone { continue }
           let group = queued ?? { direct = direct ?? EffectGroup(); return direct! }()
           effects.start(effect, in: group, send: self.sender) { follow in queue.append((follow, group)) }
@@ -112,6 +117,9 @@ final class StateBox<State> {
   /// Unchecked: the main actor serialises every access, and a dynamic exclusivity check on each
   /// read costs more than the read.
   @exclusivity(unchecked) @usableFromInline var state: State
+  /// True while a reducer runs on `state` in place: a read through the store then would see it
+  /// half-changed (a reducer has its `state`; reading the store from it is a programming error).
+  @usableFromInline var isReducing = false
   @usableFromInline let slot: RootSlot
   @usableFromInline let probe = TrackingProbe.shared
   /// `State` is observable (a store's `State` type itself is not constrained).
@@ -134,9 +142,15 @@ final class StateBox<State> {
   /// need not, callers read the field straight from `state`, without copying the state.
   @inlinable
   var isTracked: Bool {
+    if _slowPath(isReducing) { Self.readInsideReducer() }
     if openTrackingScopes.load(ordering: .relaxed) != 0 { return true }
     probe.check()
     return openTrackingScopes.load(ordering: .relaxed) != 0
+  }
+
+  @usableFromInline
+  static func readInsideReducer() -> Never {
+    fatalError("Store: the state was read through the store from inside its own reducer; use the `state` the reducer receives")
   }
 
   @usableFromInline
