@@ -119,7 +119,7 @@ final class StateBox<State> {
   @exclusivity(unchecked) @usableFromInline var state: State
   /// True while a reducer runs on `state` in place: a read through the store then would see it
   /// half-changed (a reducer has its `state`; reading the store from it is a programming error).
-  @usableFromInline var isReducing = false
+  @exclusivity(unchecked) @usableFromInline var isReducing = false
   @usableFromInline let slot: RootSlot
   @usableFromInline let probe = TrackingProbe.shared
   /// `State` is observable (a store's `State` type itself is not constrained).
