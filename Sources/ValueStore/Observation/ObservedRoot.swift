@@ -55,13 +55,7 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   /// Reads through the root; tracked reads are anchored to it.
   @inlinable
   public func read<T, E: Error>(_ body: (Value) throws(E) -> T) throws(E) -> T {
-    try lock.withLock { () throws(E) -> T in
-      if openTrackingScopes.load(ordering: .relaxed) == 0 {
-        TrackingProbe.check()
-        if openTrackingScopes.load(ordering: .relaxed) == 0 { return try body(storage) }
-      }
-      return try trackedAnchored(storage, slot, body)
-    }
+    try lock.withLock { () throws(E) -> T in try anchored(storage, slot, body) }
   }
 
   /// Reads a computed property of the value through the root.
@@ -107,6 +101,7 @@ struct RootSlot {
 }
 
 /// Runs `body` on a holder's value with tracked reads anchored to the holder.
+@inlinable
 func anchored<Value: ObservationIdentifiable, T, E: Error>(
   _ value: Value, _ slot: RootSlot, _ body: (Value) throws(E) -> T
 ) throws(E) -> T {

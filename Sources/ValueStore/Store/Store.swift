@@ -17,6 +17,8 @@ import Observation
 /// - Reads through the store (`store.count`, `store.withState { … }`) belong to the store: copies of
 ///   its state taken out and mutated never notify its observers.
 /// - Effects are cancelled when the store and its child stores are released.
+/// - A reducer works on the `state` it receives; reading the store from inside its own reducer is
+///   a programming error and stops with a message.
 /// - Reads inside Observation's `withObservationTracking` are tracked per field (the store is
 ///   `Observable`), so SwiftUI views re-render only for the fields they read.
 @MainActor @dynamicMemberLookup
