@@ -302,4 +302,28 @@ import Testing
     let depth = ReliabilityMemoryTests.lineageDepth(state._$fields._extent)
     #expect(depth <= 1)
   }
+
+  /// B33 — was lost. Found by the extended randomized runs (`VALUESTORE_RANDOM_BASE_SEED=0x11`,
+  /// sequence 4900): an element replaced or removed in a *copy* (a snapshot edited while nobody
+  /// read that element yet) left no departure behind, so readers the holder's element got
+  /// afterwards were not told when the copy was written back. Each way a copy can lose an element.
+  static let copyEdits: [(name: String, edit: @Sendable (inout RelState) -> Void)] = [
+    ("replaced", { $0.rows[id: 2] = Row(id: 2) }),
+    ("removed by id", { _ = $0.rows.remove(id: 2) }),
+    ("set to nil", { $0.rows[id: 2] = nil }),
+    ("edited in place", { $0.rows[id: 2]?.count += 1 }),
+  ]
+
+  @Test(arguments: 0..<copyEdits.count)
+  func b33_anElementLeavingACopyIsToldWhenTheCopyIsWrittenBack(_ index: Int) {
+    let (name, edit) = Self.copyEdits[index]
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows.append(Row(id: 2)) }
+    var snapshot = root.value
+    edit(&snapshot)
+    let fired = tracking { root.read { _ = $0.rows[id: 2]?.count } }
+    root.mutate { $0 = snapshot }
+    #expect(fired.count == 1, "lost: \(name)")
+  }
 }
+

@@ -86,6 +86,19 @@ enum RelOp: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether the operation writes a value taken from another place, or replaces the root: the
+  /// mutations where a holder may still over-notify (B6, Design.md §3).
+  var isB6Shaped: Bool {
+    steps.contains { step in
+      switch step {
+      case .childFromCopy, .childFromOptional, .optionalFromChild, .optionalFromCopy, .modeFromChild, .modeFromCopy,
+        .rowSetCopy, .rowsAppendCopy, .rowsFromCopy, .rootFromCopy, .rootFromSnapshot, .rootReset, .rootNewShared:
+        true
+      default: false
+      }
+    }
+  }
+
   /// Whether the operation mutates a copy of the observed value (S11: a bare value may notify).
   var mutatesACopy: Bool {
     switch self {

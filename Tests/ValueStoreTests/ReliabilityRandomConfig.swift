@@ -34,7 +34,7 @@ enum RelRandomConfig {
 /// Returns the number of sequences run.
 @discardableResult
 func relRunRandomSequences(
-  _ name: String, count: Int, generator: RelGenerator, runner: RelRunner
+  _ name: String, count: Int, generator: RelGenerator, runner: RelRunner, exact: Bool = true
 ) -> Int {
   let base = RelRandomConfig.baseSeed
   let seeds: [UInt64] =
@@ -59,10 +59,14 @@ func relRunRandomSequences(
       \(listing)
       \(shrunk.failure)
       """
-    if shrunk.failure.kind == .spurious {
+    if shrunk.failure.kind == .spurious && (!exact || shrunk.ops[shrunk.failure.opIndex].isB6Shaped) {
       // A lost notification always fails. Spurious ones still exist in holder mode for values
       // written back after an assignment, or an ancestor written back (B6 family, see
-      // Design.md §3): they are reported, as known issues, until fixed.
+      // Design.md §3): they are reported, as known issues, until fixed — but only when the
+      // mutation that over-notified is of that shape (a value assigned from another place, or the
+      // root replaced); any other spurious notification in a holder or store fails. Bare values
+      // may over-notify while a copy is alive (S11), which the model cannot always see (a copy an
+      // observer's closure captured).
       // The run goes on: every remaining sequence is still checked for lost notifications.
       withKnownIssue("open spurious case (B6 family)", isIntermittent: true) { Issue.record(Comment(rawValue: report)) }
       reportedSpurious = true

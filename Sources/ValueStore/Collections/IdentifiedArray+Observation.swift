@@ -101,14 +101,16 @@ extension IdentifiedArray {
 struct ElementSlot {
   @usableFromInline let identity: ObservationIdentity
   /// Kept only when the element is observed — or is a fork, whose observers may still be waiting
-  /// to be adopted onto it — to notify its readers if it is replaced or removed (by then the
-  /// element itself is gone). Weak: a strong reference would make it look shared.
+  /// to be adopted onto it — or the array is a fork (a copy that may be written back, while the
+  /// location it came from may still get readers of this element), to notify its readers if it
+  /// is replaced or removed (by then the element itself is gone). Weak: a strong reference would
+  /// make it look shared.
   @usableFromInline weak var observed: Extent?
 
   @inlinable
-  init(_ identity: ObservationIdentity) {
+  init(_ identity: ObservationIdentity, inFork: Bool) {
     self.identity = identity
-    if let extent = identity.extent, extent.flags.load(ordering: .relaxed) != 0 {
+    if let extent = identity.extent, inFork || extent.flags.load(ordering: .relaxed) != 0 {
       observed = extent
     }
   }
@@ -135,10 +137,12 @@ extension IdentifiedArray {
   /// Runs after an element left the array: whoever read it is told it is gone.
   @inlinable
   mutating func _didRemove(id: ID, element: Element?) {
-    guard _observableElements, let element, let extent = Self._identity(of: element).extent,
-      !extent.isQuiet
-    else { return }
+    guard _observableElements, let element, let extent = Self._identity(of: element).extent else { return }
     _forkStructureIfShared()
+    // In a copy, a departure is kept even when nobody reads the element yet: the location the copy
+    // came from still holds it, may get readers, and hears of the removal if the copy is written
+    // back (found by a randomized run: a snapshot's removal, written back, lost them).
+    guard !extent.isQuiet || _structureIsFork else { return }
     extent.didLeave(_extent)
   }
 
@@ -149,13 +153,17 @@ extension IdentifiedArray {
     if !isKnownUniquelyReferenced(&_extent) { _extent = Extent.fork(of: _extent) }
   }
 
+  /// Whether the structure is a fork not yet adopted: this array may be a copy.
+  @inlinable
+  var _structureIsFork: Bool { _extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 }
+
   /// Runs after the element at `offset` was replaced by a set: the same element written back
   /// (a fork of it) notifies exactly what changed; a different value notifies the old one's readers.
   @inlinable
   mutating func _didReplace(old: Element, at offset: Int) {
     guard _observableElements else { return _elementsDidChange() }
     _forkStructureIfShared()
-    let before = ElementSlot(Self._identity(of: old))
+    let before = ElementSlot(Self._identity(of: old), inFork: _structureIsFork)
     var new = _elements[offset] as! any ObservationIdentifiable
     new._makeIdentityUnique()
     _elements[offset] = new as! Element
@@ -182,7 +190,7 @@ extension IdentifiedArray {
   mutating func _elementSlot(_ element: Element?) -> ElementSlot? {
     guard _observableElements, let element else { return nil }
     _forkStructureIfShared()
-    return ElementSlot(Self._identity(of: element))
+    return ElementSlot(Self._identity(of: element), inFork: _structureIsFork)
   }
 
   /// Reconciles an element slot after an in-place mutation (`element` is nil if it was removed).
