@@ -95,7 +95,10 @@ struct RelGenerator {
 
   func observer(_ r: inout RelRandom) -> RelObserverSpec {
     let paths = (0..<(r.chance(60) ? 1 : r.int(2...3))).map { _ in path(&r) }
-    return RelObserverSpec(paths: paths, style: r.pick(styles), isLoop: loops && r.chance(30), captures: r.chance(25))
+    let isLoop = loops && r.chance(30)
+    return RelObserverSpec(
+      paths: paths, style: r.pick(styles), isLoop: isLoop, captures: r.chance(25),
+      mutatesWhenNotified: loops && !isLoop && r.chance(20))
   }
 
   func path(_ r: inout RelRandom) -> RelPath {

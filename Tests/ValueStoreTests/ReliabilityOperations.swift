@@ -18,10 +18,13 @@ struct RelObserverSpec: Hashable, Sendable, CustomStringConvertible {
   /// Its closures capture a copy of the state that has an observer of its own, so that the copy
   /// dies when the observer does (issue 12: that death took the registry lock inside it).
   var captures = false
+  /// A one-shot observer whose `onChange` runs a mutation of the observed value (one that changes
+  /// nothing): a mutation from inside the loop that fires observers, while others are pending.
+  var mutatesWhenNotified = false
 
   var description: String {
     "\(captures ? "capturing " : "")\(isLoop ? "observe" : "withTracking") \(style) { "
-      + "\(paths.map(\.description).joined(separator: ", ")) }"
+      + "\(paths.map(\.description).joined(separator: ", ")) }\(mutatesWhenNotified ? " onChange: mutate { }" : "")"
   }
 }
 

@@ -84,7 +84,11 @@ final class RelHolderTarget: RelTarget {
       }
       return (box.value, token)
     }
-    return (withTracking(read) { _ in _ = captured; fires.tick() }, nil)
+    return (withTracking(read) { _ in
+      _ = captured
+      fires.tick()
+      if spec.mutatesWhenNotified { root.mutate { _ in } }
+    }, nil)
   }
 }
 
@@ -188,7 +192,12 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
         }
         return (box.value, token)
       }
-      return (withTracking { read() } onChange: { _ in _ = captured; fires.tick() }, nil)
+      let store = store
+      return (withTracking { read() } onChange: { _ in
+        _ = captured
+        fires.tick()
+        if spec.mutatesWhenNotified { MainActor.assumeIsolated { _ = store.send(.steps([])) } }
+      }, nil)
     }
   }
 
