@@ -149,16 +149,16 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   ///   CounterFeature(fact: { "\($0) is a good number." })
   /// }
   /// ```
-  public convenience init(
+  public convenience init<R: Reducer<State, Action>>(
     initialState: State,
-    @ReducerBuilder<State, Action> reducer: () -> [Reduce<State, Action>],
+    @ReducerBuilder<State, Action> reducer: () -> R,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
     self.init(
-      initialState: initialState, reducer: Reduce(CombineReducers(reducer)),
+      initialState: initialState, reducer: Reduce(reducer()),
       site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }

@@ -2,6 +2,7 @@
 var allScenarios: [Scenario] {
   ReadScenarios.all
     + WriteScenarios.all
+    + FieldKindScenarios.all
     + TrackingScenarios.all
     + CopyOnWriteScenarios.all
     + CollectionScenarios.all

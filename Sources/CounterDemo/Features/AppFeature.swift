@@ -22,22 +22,16 @@ struct AppFeature: Reducer {
     case factAboutCounter
   }
 
-  private let body: CombineReducers<AppState, Action>
+  let clock: any Clock<Duration>
 
-  init(clock: any Clock<Duration>) {
-    body = CombineReducers {
-      Scope(state: \.counter, action: CasePath(Action.counter)) { CounterFeature() }
-      Scope(state: \.timer, action: CasePath(Action.timer)) { TimerFeature(clock: clock) }
-      Scope(state: \.fact, action: CasePath(Action.fact)) { FactFeature(clock: clock) }
-      Scope(state: \.list, action: CasePath(Action.list)) { CounterListFeature() }
-      Reduce { state, action in
-        guard case .factAboutCounter = action else { return .none }
-        return .send(.fact(.request(state.counter.count)))
-      }
+  var body: some Reducer<AppState, Action> {
+    Scope(state: \.counter, action: CasePath(Action.counter)) { CounterFeature() }
+    Scope(state: \.timer, action: CasePath(Action.timer)) { TimerFeature(clock: clock) }
+    Scope(state: \.fact, action: CasePath(Action.fact)) { FactFeature(clock: clock) }
+    Scope(state: \.list, action: CasePath(Action.list)) { CounterListFeature() }
+    Reduce { state, action in
+      guard case .factAboutCounter = action else { return .none }
+      return .send(.fact(.request(state.counter.count)))
     }
-  }
-
-  func reduce(into state: inout AppState, action: Action) -> Effect<Action> {
-    body.reduce(into: &state, action: action)
   }
 }

@@ -24,21 +24,19 @@ struct CounterListFeature: Reducer {
     case counters(IdentifiedAction<Int, CounterFeature.Action>)
   }
 
-  private let body = Reduce<CounterListState, Action> { state, action in
-    switch action {
-    case .add:
-      state.counters.append(Counter(id: state.nextID))
-      state.nextID += 1
-    case let .remove(id):
-      state.counters.remove(id: id)
-    case .counters:
-      break  // handled by `forEach`
+  var body: some Reducer<CounterListState, Action> {
+    Reduce { state, action in
+      switch action {
+      case .add:
+        state.counters.append(Counter(id: state.nextID))
+        state.nextID += 1
+      case let .remove(id):
+        state.counters.remove(id: id)
+      case .counters:
+        break  // handled by `forEach`
+      }
+      return .none
     }
-    return .none
-  }
-  .forEach(\.counters, action: CasePath(Action.counters)) { CounterFeature() }
-
-  func reduce(into state: inout CounterListState, action: Action) -> Effect<Action> {
-    body.reduce(into: &state, action: action)
+    .forEach(\.counters, action: CasePath(Action.counters)) { CounterFeature() }
   }
 }

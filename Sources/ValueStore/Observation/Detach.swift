@@ -13,18 +13,6 @@
 // Write-backs are not detached: their extents are this location's own (or forks of them).
 // See Design.md, "Shared values".
 
-extension ObservationIdentifiable {
-  /// Detaches `value` in place; it must be of type `Self` (a generic element known to be `Self`
-  /// only at run time).
-  @usableFromInline
-  static func _detach<Value>(_ value: inout Value) {
-    assert(Value.self == Self.self)
-    withUnsafeMutablePointer(to: &value) {
-      UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self).pointee._detach()
-    }
-  }
-}
-
 extension Extent {
   /// The extent for a value that now stands on its own at its location: a fresh one if this one
   /// is shared, else this one without its lineage (it may be a fork of a value held elsewhere,

@@ -34,58 +34,19 @@ extension ObservableState {
   @inlinable
   public mutating func _detach() { _$fields.detach() }
 
-  /// A field.
+  /// A field, read and written with the semantics its type calls for: an observable value (a child,
+  /// an optional child, a collection, an enum) by identity — replacing it notifies this field's
+  /// observers, mutating it in place only the observers of what changed inside it; an `Equatable`
+  /// value by equality — assigning an equal value, or mutating a trivial one back to an equal value
+  /// (`count += 0`), notifies nobody; anything else on every write.
+  ///
+  /// A single accessor, so that a chain of any length (`s.a.b.c.d.e.count += 1`) type-checks in
+  /// linear time.
   @inlinable
   public subscript<T>(dynamicMember keyPath: WritableKeyPath<Fields, T>) -> T {
     get { _$fields.read(keyPath) }
-    set { _$fields[unconditional: keyPath] = newValue }
-    _modify { yield &_$fields[unconditional: keyPath] }
-  }
-
-  /// An `Equatable` field: assigning an equal value notifies nobody.
-  @inlinable
-  public subscript<T: Equatable>(dynamicMember keyPath: WritableKeyPath<Fields, T>) -> T {
-    get { _$fields.read(keyPath) }
-    set { _$fields[equatable: keyPath] = newValue }
-    _modify { yield &_$fields[equatable: keyPath] }
-  }
-
-  /// A trivial `Equatable` field: assigning an equal value, or mutating it back to an equal value
-  /// (`count += 0`), notifies nobody.
-  @inlinable
-  public subscript<T: Equatable & BitwiseCopyable>(dynamicMember keyPath: WritableKeyPath<Fields, T>) -> T {
-    get { _$fields.read(keyPath) }
-    set { _$fields[trivial: keyPath] = newValue }
-    _modify { yield &_$fields[trivial: keyPath] }
-  }
-
-  /// A field holding observable state (a child, an optional child, a collection, an enum).
-  @inlinable
-  public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: WritableKeyPath<Fields, T>) -> T {
-    get { _$fields.readSlot(keyPath) }
-    set { _$fields[slot: keyPath] = newValue }
-    _modify { yield &_$fields[slot: keyPath] }
-  }
-
-  /// Disambiguates observable fields that are also `Equatable`: identity, not equality, decides.
-  @inlinable
-  public subscript<T: ObservationIdentifiable & Equatable>(
-    dynamicMember keyPath: WritableKeyPath<Fields, T>
-  ) -> T {
-    get { _$fields.readSlot(keyPath) }
-    set { _$fields[slot: keyPath] = newValue }
-    _modify { yield &_$fields[slot: keyPath] }
-  }
-
-  /// Disambiguates trivial observable fields (a payload-less enum conforming to
-  /// `ObservationIdentifiable`): identity decides.
-  @inlinable
-  public subscript<T: ObservationIdentifiable & Equatable & BitwiseCopyable>(
-    dynamicMember keyPath: WritableKeyPath<Fields, T>
-  ) -> T {
-    get { _$fields.readSlot(keyPath) }
-    set { _$fields[slot: keyPath] = newValue }
-    _modify { yield &_$fields[slot: keyPath] }
+    @inline(__always) set { _$fields[field: keyPath] = newValue }
+    _modify { yield &_$fields[field: keyPath] }
   }
 }
 

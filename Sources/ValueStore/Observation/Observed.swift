@@ -48,22 +48,16 @@ public struct Observed<Fields> {
 // MARK: - Hot paths
 
 extension Observed {
-  /// Reads a field, recording the access when a tracking scope is open anywhere.
+  /// Reads a field, recording the access when a tracking scope is open anywhere. A field holding
+  /// observable values is anchored when this value is read through a holder, so reads made on it
+  /// later belong to the holder too.
   @inlinable
   func read<T>(_ keyPath: KeyPath<Fields, T>) -> T {
-    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
-      _extent.recordAccess(.field(keyPath as PartialKeyPath<Fields>), keyPath)
-    }
-    return _value[keyPath: keyPath]
-  }
-
-  /// Reads a field holding observable values, anchoring them when this value is read through a
-  /// holder.
-  @inlinable
-  func readSlot<T: ObservationIdentifiable>(_ keyPath: KeyPath<Fields, T>) -> T {
     let value = _value[keyPath: keyPath]
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
-      if _extent.recordAccess(.field(keyPath as PartialKeyPath<Fields>), keyPath) { value._anchor() }
+      if _extent.recordAccess(.field(keyPath as PartialKeyPath<Fields>), keyPath) {
+        FieldKind<T>.observable?._anchor(value)
+      }
     }
     return value
   }
@@ -98,71 +92,88 @@ extension Observed {
     }
   }
 
-  /// Writes an `Equatable` field: setting an equal value is not a change (S3).
-  @inlinable
-  subscript<T: Equatable>(equatable keyPath: WritableKeyPath<Fields, T>) -> T {
-    get { read(keyPath) }
-    set {
-      if _value[keyPath: keyPath] == newValue { return }
-      self[unconditional: keyPath] = newValue
-    }
-    _modify { yield &self[unconditional: keyPath] }
-  }
-
-  /// Writes a trivial `Equatable` field (`Int`, `Bool`, a small enum): an in-place mutation that
-  /// leaves it equal (`count += 0`) is not a change either (S3). The value is mutated as a local
-  /// copy, which costs nothing for a trivial value, and written back only if it differs.
+  /// Reads and writes a field with the semantics its type calls for (see `FieldKind`):
   ///
-  /// Each accessor has a single `yield`: with two, the compiler stops inlining it and the key
-  /// path is applied at run time (≈140 ns instead of ≈3 ns per `+=`).
+  /// - trivial `Equatable` values (`Int`, `Bool`, a small enum): assigning an equal value, or
+  ///   mutating it back to an equal value (`count += 0`), is not a change (S3);
+  /// - observable values (a child, an optional child, a collection, an enum): by identity; the
+  ///   field's slot is reconciled after the write (`reconcile`);
+  /// - other `Equatable` values: assigning an equal value is not a change;
+  /// - anything else: every write is a change.
+  ///
+  /// One accessor, not one overload per kind: the type checker would otherwise try every viable
+  /// overload at every hop of a chain (`s.a.b.c.count += 1`), exponentially in its length. The kind
+  /// is decided from `T` and folds to a constant once `T` is concrete.
+  ///
+  /// `_modify` has a single `yield`: with two, the compiler stops inlining it and the key path is
+  /// applied at run time (≈140 ns instead of ≈3 ns per `+=`).
   @inlinable
-  subscript<T: Equatable & BitwiseCopyable>(trivial keyPath: WritableKeyPath<Fields, T>) -> T {
+  subscript<T>(field keyPath: WritableKeyPath<Fields, T>) -> T {
     get { read(keyPath) }
-    set {
-      if _value[keyPath: keyPath] == newValue { return }
+    @inline(__always) set {
+      if let observable = FieldKind<T>.observable {
+        _ = prepareToWrite()
+        let before = observable._identity(of: _value[keyPath: keyPath])
+        _value[keyPath: keyPath] = newValue
+        observable._makeIdentityUnique(&_value[keyPath: keyPath])
+        reconcile(keyPath, before: before, as: observable)
+        return
+      }
+      if FieldKind<T>.isEqual(_value[keyPath: keyPath], newValue) == true { return }
       self[unconditional: keyPath] = newValue
     }
     _modify {
-      var value = _value[keyPath: keyPath]
-      yield &value
-      if value != _value[keyPath: keyPath] { self[unconditional: keyPath] = value }
-    }
-  }
-
-  /// Writes a field that holds observable values: afterwards the field's slot is reconciled, so an
-  /// in-place mutation of the child notifies only the child's observers, a fork of the child
-  /// (a snapshot was alive, or a copy was written back) carries its observers over, and anything
-  /// else is a replacement that notifies this field's observers.
-  @inlinable
-  subscript<T: ObservationIdentifiable>(slot keyPath: WritableKeyPath<Fields, T>) -> T {
-    get { readSlot(keyPath) }
-    set {
-      _ = prepareToWrite()
-      let before = _value[keyPath: keyPath].observationIdentity
-      _value[keyPath: keyPath] = newValue
-      _value[keyPath: keyPath]._makeIdentityUnique()
-      reconcile(keyPath, before: before)
-    }
-    _modify {
-      _ = prepareToWrite()
-      let before = _value[keyPath: keyPath].observationIdentity
+      let observable = FieldKind<T>.observable
+      // What the write is compared with afterwards: the slot's identity, or the trivial value.
+      var before: ObservationIdentity?
+      var old: T?
+      var bookkeeping = false
+      if let observable {
+        _ = prepareToWrite()
+        before = observable._identity(of: _value[keyPath: keyPath])
+      } else if FieldKind<T>.isTrivialEquatable {
+        old = _value[keyPath: keyPath]
+      } else {
+        bookkeeping = prepareToWrite()
+      }
       yield &_value[keyPath: keyPath]
-      reconcile(keyPath, before: before)
+      if let observable, let before {
+        reconcile(keyPath, before: before, as: observable)
+      } else if let old {
+        if FieldKind<T>.isEqual(old, _value[keyPath: keyPath]) == false, prepareToWrite() { didWrite(keyPath) }
+      } else if _slowPath(bookkeeping) {
+        didWrite(keyPath)
+      }
     }
   }
 
-  @inlinable
-  mutating func reconcile<T: ObservationIdentifiable>(_ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity) {
-    let after = _value[keyPath: keyPath].observationIdentity
-    _value[keyPath: keyPath]._adoptForks(owner: identity)
+  /// After a write through a field holding observable values, reconciles the field's slot: an
+  /// in-place mutation of the child notifies only the child's observers, a fork of the child (a
+  /// snapshot was alive, or a copy was written back) carries its observers over, and anything else
+  /// is a replacement that notifies this field's observers.
+  @inlinable @inline(__always)
+  mutating func reconcile<T>(
+    _ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity, as observable: any ObservationIdentifiable.Type
+  ) {
+    let after = observable._identity(of: _value[keyPath: keyPath])
+    observable._adoptForks(of: _value[keyPath: keyPath], owner: identity)
     if _fastPath(after == before) { return }
+    reconcileChange(keyPath, before: before, after: after, as: observable)
+  }
+
+  /// The field's value is not the one it held: a fork of it, or a replacement.
+  @inlinable
+  mutating func reconcileChange<T>(
+    _ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity, after: ObservationIdentity,
+    as observable: any ObservationIdentifiable.Type
+  ) {
     if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
       extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0, owner: _extent)
     {
       return
     }
     // A replacement: the new value may come from another location (Detach.swift).
-    _value[keyPath: keyPath]._detach()
+    observable._detach(&_value[keyPath: keyPath])
     if !_extent.isQuiet { didWrite(keyPath) }
   }
 }

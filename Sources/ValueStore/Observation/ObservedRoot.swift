@@ -201,11 +201,4 @@ extension ObservedRoot where Value: ObservableState {
   public subscript<T>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
     read { $0._$fields.read(keyPath) }
   }
-
-  /// Reads a field holding observable values through the root; reads made on the returned value
-  /// belong to the root too.
-  @inlinable
-  public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
-    read { $0._$fields.readSlot(keyPath) }
-  }
 }

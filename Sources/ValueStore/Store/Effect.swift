@@ -67,6 +67,14 @@ public struct Effect<Action> {
     isNone && !cancelInFlight ? self : Self(.cancellable(EffectID(id), cancelInFlight: cancelInFlight, self))
   }
 
+  /// This effect and `other` at the same time, without allocating when either is `.none`.
+  @inlinable
+  func merging(_ other: Self) -> Self {
+    if isNone { return other }
+    if other.isNone { return self }
+    return Self(.merge([self, other]))
+  }
+
   @inlinable
   var isNone: Bool {
     if case .none = operation { return true }

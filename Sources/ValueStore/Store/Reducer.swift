@@ -1,5 +1,7 @@
 /// A feature's logic: how an action changes the state, and which effects it starts.
 ///
+/// Implement either `reduce(into:action:)` or `body`, as in the Composable Architecture:
+///
 /// ```swift
 /// struct CounterFeature: Reducer {
 ///   enum Action { case increment, decrement }
@@ -11,18 +13,53 @@
 ///     return .none
 ///   }
 /// }
+///
+/// struct AppFeature: Reducer {
+///   typealias State = AppState
+///   enum Action { case counter(CounterFeature.Action), reset }
+///   var body: some Reducer<AppState, Action> {
+///     Scope(state: \.counter, action: CasePath(Action.counter)) { CounterFeature() }
+///     Reduce { state, action in
+///       if case .reset = action { state.counter = Counter() }
+///       return .none
+///     }
+///   }
+/// }
 /// ```
 ///
-/// Compose reducers with ``CombineReducers``, ``Scope``, ``Reducer/ifLet(_:action:then:)`` and
-/// ``Reducer/forEach(_:action:element:)``.
+/// `body` is built by ``ReducerBuilder`` into concrete generic types (no array, no closure per
+/// child): building it costs a few struct copies, so it is built anew for each action, as in TCA.
+/// Compose with ``Scope``, ``CombineReducers``, ``Reducer/ifLet(_:action:then:)``,
+/// ``Reducer/forEach(_:action:element:)`` and ``EmptyReducer``.
 public protocol Reducer<State, Action> {
   /// The state the reducer runs on.
   associatedtype State
   /// The actions it handles.
   associatedtype Action
+  /// The reducer `body` builds; `Never` for a reducer that implements `reduce(into:action:)`.
+  associatedtype Body = Never
 
   /// Applies `action` to `state` and returns the effect to run next.
   func reduce(into state: inout State, action: Action) -> Effect<Action>
+
+  /// The reducers this one is made of, run in order on each action.
+  @ReducerBuilder<State, Action>
+  var body: Body { get }
+}
+
+extension Reducer where Body == Never {
+  /// A reducer that implements `reduce(into:action:)` has no body.
+  public var body: Body {
+    fatalError("'\(Self.self)' has no body: it implements reduce(into:action:).")
+  }
+}
+
+extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
+  /// Runs `body`.
+  @inlinable
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    body.reduce(into: &state, action: action)
+  }
 }
 
 /// A reducer made of a closure.
@@ -34,64 +71,57 @@ public protocol Reducer<State, Action> {
 /// }
 /// ```
 public struct Reduce<State, Action>: Reducer {
-  @usableFromInline let body: (inout State, Action) -> Effect<Action>
+  @usableFromInline let run: (inout State, Action) -> Effect<Action>
 
-  /// A reducer running `body`.
+  /// A reducer running `reduce`.
   @inlinable
-  public init(_ body: @escaping (inout State, Action) -> Effect<Action>) { self.body = body }
+  public init(_ reduce: @escaping (inout State, Action) -> Effect<Action>) { self.run = reduce }
 
   /// Wraps any reducer (type erasure).
   @inlinable
   public init<R: Reducer>(_ reducer: R) where R.State == State, R.Action == Action {
-    self.body = reducer.reduce(into:action:)
+    self.run = reducer.reduce(into:action:)
   }
 
   @inlinable
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> { body(&state, action) }
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> { run(&state, action) }
+}
+
+/// A reducer that does nothing: an empty `body`, or a placeholder.
+///
+/// ```swift
+/// var body: some Reducer<AppState, AppAction> { EmptyReducer() }
+/// ```
+public struct EmptyReducer<State, Action>: Reducer, Sendable {
+  /// The reducer that does nothing.
+  @inlinable
+  public init() {}
+
+  @inlinable
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
 }
 
 /// Runs several reducers in order on the same state and action, merging their effects.
 ///
 /// ```swift
 /// CombineReducers {
-///   Scope(state: \.counter, action: AppAction.counter) { CounterFeature() }
+///   Scope(state: \.counter, action: CasePath(AppAction.counter)) { CounterFeature() }
 ///   Reduce { state, action in … }
 /// }
+/// .ifLet(\.detail, action: CasePath(AppAction.detail)) { DetailFeature() }
 /// ```
-public struct CombineReducers<State, Action>: Reducer {
-  @usableFromInline let reducers: [Reduce<State, Action>]
+public struct CombineReducers<State, Action, Reducers: Reducer>: Reducer
+where Reducers.State == State, Reducers.Action == Action {
+  @usableFromInline let reducers: Reducers
 
   /// Combines the reducers listed in `build`.
   @inlinable
-  public init(@ReducerBuilder<State, Action> _ build: () -> [Reduce<State, Action>]) {
-    reducers = build()
-  }
-
-  @inlinable
-  init(reducers: [Reduce<State, Action>]) { self.reducers = reducers }
+  public init(@ReducerBuilder<State, Action> _ build: () -> Reducers) { reducers = build() }
 
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    var effects: [Effect<Action>] = []
-    for reducer in reducers {
-      let effect = reducer.reduce(into: &state, action: action)
-      if !effect.isNone { effects.append(effect) }
-    }
-    return effects.count == 1 ? effects[0] : .merge(effects)
+    reducers.reduce(into: &state, action: action)
   }
 }
 
-/// Lists reducers for ``CombineReducers``.
-@resultBuilder
-public enum ReducerBuilder<State, Action> {
-  public static func buildExpression<R: Reducer>(_ reducer: R) -> [Reduce<State, Action>]
-  where R.State == State, R.Action == Action {
-    [Reduce(reducer)]
-  }
-  public static func buildBlock(_ parts: [Reduce<State, Action>]...) -> [Reduce<State, Action>] {
-    parts.flatMap { $0 }
-  }
-  public static func buildOptional(_ part: [Reduce<State, Action>]?) -> [Reduce<State, Action>] { part ?? [] }
-  public static func buildEither(first: [Reduce<State, Action>]) -> [Reduce<State, Action>] { first }
-  public static func buildEither(second: [Reduce<State, Action>]) -> [Reduce<State, Action>] { second }
-}
+extension CombineReducers: Sendable where Reducers: Sendable {}

@@ -17,5 +17,5 @@ public enum RuntimeWarning {
     FileHandle.standardError.write(Data("[ValueStore] \(message)\n".utf8))
   }
 
-  static func report(_ message: String) { handler(message) }
+  @usableFromInline static func report(_ message: String) { handler(message) }
 }

@@ -2,44 +2,49 @@
 /// action.
 ///
 /// ```swift
-/// Scope(state: \AppState.counter, action: CasePath(AppAction.counter)) {
-///   CounterFeature()
+/// var body: some Reducer<AppState, AppAction> {
+///   Scope(state: \.counter, action: CasePath(AppAction.counter)) {
+///     CounterFeature()
+///   }
 /// }
 /// ```
-public struct Scope<State, Action, ChildState, ChildAction>: Reducer {
-  /// Runs a body on the child field in place.
-  let state: (inout State, (inout ChildState) -> Effect<ChildAction>) -> Effect<ChildAction>
-  let action: CasePath<Action, ChildAction>
-  let child: CombineReducers<ChildState, ChildAction>
+///
+/// On an observable state, `state:` is a key path into its `Fields` (the same spelling, `\.counter`):
+/// the child is then mutated in place rather than copied out and written back.
+public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
+  @usableFromInline let toChildState: any StatePath<ParentState, Child.State>
+  @usableFromInline let toChildAction: CasePath<ParentAction, Child.Action>
+  @usableFromInline let child: Child
 
   /// Scopes the reducers listed in `child` to the field at `state` and the actions `action` embeds.
-  public init(
-    state: WritableKeyPath<State, ChildState>,
-    action: CasePath<Action, ChildAction>,
-    @ReducerBuilder<ChildState, ChildAction> child: () -> [Reduce<ChildState, ChildAction>]
-  ) {
-    self.state = { parent, body in body(&parent[keyPath: state]) }
-    self.action = action
-    self.child = CombineReducers(reducers: child())
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state: WritableKeyPath<ParentState, ChildState>,
+    action: CasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    toChildState = KeyPathStatePath(state)
+    toChildAction = action
+    self.child = child()
   }
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    guard let childAction = self.action.extract(from: action) else { return .none }
-    let child = self.child
-    return self.state(&state) { child.reduce(into: &$0, action: childAction) }.map(self.action.embed)
+  @inlinable
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    return toChildState.modify(&state) { child.reduce(into: &$0, action: childAction) }.map(toChildAction.embed)
   }
 }
 
-extension Scope where State: ObservableState, ChildState: ObservationIdentifiable {
-  /// Scopes to an observable state's child field, mutated in place (a key path into `State`
-  /// would go through its dynamic members and copy the child on every action).
-  public init(
-    state: WritableKeyPath<State.Fields, ChildState>,
-    action: CasePath<Action, ChildAction>,
-    @ReducerBuilder<ChildState, ChildAction> child: () -> [Reduce<ChildState, ChildAction>]
-  ) {
-    self.state = { parent, body in body(&parent._$fields[slot: state]) }
-    self.action = action
-    self.child = CombineReducers(reducers: child())
+extension Scope where ParentState: ObservableState {
+  /// Scopes to an observable state's child field, mutated in place.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state: WritableKeyPath<ParentState.Fields, ChildState>,
+    action: CasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    toChildState = FieldStatePath<ParentState, ChildState>(state)
+    toChildAction = action
+    self.child = child()
   }
 }

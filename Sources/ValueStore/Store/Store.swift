@@ -41,11 +41,15 @@ public final class Store<State, Action: Sendable>: Observable {
   }
 
   /// A store running the reducers listed in `reducer` on `initialState`.
-  public convenience init(
+  ///
+  /// ```swift
+  /// let store = Store(initialState: Counter()) { CounterFeature() }
+  /// ```
+  public convenience init<R: Reducer<State, Action>>(
     initialState: State,
-    @ReducerBuilder<State, Action> reducer: () -> [Reduce<State, Action>]
+    @ReducerBuilder<State, Action> reducer: () -> R
   ) where State: ObservationIdentifiable {
-    self.init(initialState: initialState, reducer: CombineReducers(reducers: reducer()))
+    self.init(initialState: initialState, reducer: reducer())
   }
 
   /// A copy of the current state. Reading further from the copy is tracked like any bare value;
@@ -108,7 +112,8 @@ public final class Store<State, Action: Sendable>: Observable {
 }
 
 extension Store where State: ObservableState {
-  /// A field of the state, tracked per field.
+  /// A field of the state, tracked per field. Reads made on a returned value holding observable
+  /// state (a child, a collection) belong to the store too.
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
     if let root {
@@ -116,15 +121,5 @@ extension Store where State: ObservableState {
       return trackedAnchored(root.state, root.slot) { $0._$fields.read(keyPath) }
     }
     return scopedRead { $0._$fields.read(keyPath) }
-  }
-
-  /// A field holding observable values; reads made on the returned value belong to the store too.
-  @inlinable
-  public subscript<T: ObservationIdentifiable>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
-    if let root {
-      if !root.isTracked { return root.state._$fields._value[keyPath: keyPath] }
-      return trackedAnchored(root.state, root.slot) { $0._$fields.readSlot(keyPath) }
-    }
-    return scopedRead { $0._$fields.readSlot(keyPath) }
   }
 }

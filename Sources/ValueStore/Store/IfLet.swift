@@ -1,0 +1,69 @@
+extension Reducer {
+  /// Runs a child reducer on an optional child while it is non-nil, before this reducer.
+  ///
+  /// ```swift
+  /// var body: some Reducer<AppState, AppAction> {
+  ///   Reduce { state, action in … }
+  ///     .ifLet(\.detail, action: CasePath(AppAction.detail)) { DetailFeature() }
+  /// }
+  /// ```
+  ///
+  /// A child action received while the child is nil is ignored and reported as a
+  /// ``RuntimeWarning``.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfLetReducer<Self, Child> where Child.State == ChildState, Child.Action == ChildAction {
+    _IfLetReducer(parent: self, child: child(), toChildState: KeyPathStatePath(toChildState), toChildAction: toChildAction)
+  }
+}
+
+extension Reducer where State: ObservableState {
+  /// ``ifLet(_:action:then:)`` on an observable state's field, mutated in place.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State.Fields, ChildState?>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfLetReducer<Self, Child> where Child.State == ChildState, Child.Action == ChildAction {
+    _IfLetReducer(
+      parent: self, child: child(), toChildState: FieldStatePath<State, ChildState?>(toChildState),
+      toChildAction: toChildAction)
+  }
+}
+
+/// A parent reducer with a child reducer run on an optional child state (``Reducer/ifLet(_:action:then:)``).
+public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildState: any StatePath<Parent.State, Child.State?>
+  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+
+  @inlinable
+  init(
+    parent: Parent, child: Child, toChildState: any StatePath<Parent.State, Child.State?>,
+    toChildAction: CasePath<Parent.Action, Child.Action>
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+  }
+
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    var effect = Effect<Parent.Action>.none
+    if let childAction = toChildAction.extract(from: action) {
+      effect = toChildState.modify(&state) { optional in
+        guard optional != nil else {
+          RuntimeWarning.report("ifLet received \(childAction) while its state is nil; ignored.")
+          return .none
+        }
+        return child.reduce(into: &optional!, action: childAction).map(toChildAction.embed)
+      }
+    }
+    return effect.merging(parent.reduce(into: &state, action: action))
+  }
+}
