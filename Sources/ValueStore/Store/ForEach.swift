@@ -17,7 +17,7 @@ extension Reducer {
     @ReducerBuilder<ElementState, ElementAction> element: () -> Element
   ) -> _ForEachReducer<Self, ID, Element> where Element.State == ElementState, Element.Action == ElementAction {
     _ForEachReducer(
-      parent: self, element: element(), toElements: KeyPathStatePath(toElements), toElementAction: toElementAction)
+      parent: self, element: element(), toElements: .keyPath(toElements), toElementAction: toElementAction)
   }
 }
 
@@ -31,7 +31,7 @@ extension Reducer where State: ObservableState {
   ) -> _ForEachReducer<Self, ID, Element> where Element.State == ElementState, Element.Action == ElementAction {
     _ForEachReducer(
       parent: self, element: element(),
-      toElements: FieldStatePath<State, IdentifiedArray<ID, ElementState>>(toElements),
+      toElements: .field(toElements),
       toElementAction: toElementAction)
   }
 }
@@ -42,12 +42,12 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
 where Element.Action: Sendable {
   @usableFromInline let parent: Parent
   @usableFromInline let element: Element
-  @usableFromInline let toElements: any StatePath<Parent.State, IdentifiedArray<ID, Element.State>>
+  @usableFromInline let toElements: StatePath<Parent.State, IdentifiedArray<ID, Element.State>>
   @usableFromInline let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
 
   @inlinable
   init(
-    parent: Parent, element: Element, toElements: any StatePath<Parent.State, IdentifiedArray<ID, Element.State>>,
+    parent: Parent, element: Element, toElements: StatePath<Parent.State, IdentifiedArray<ID, Element.State>>,
     toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
   ) {
     self.parent = parent

@@ -16,7 +16,7 @@ extension Reducer {
     action toChildAction: CasePath<Action, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> _IfLetReducer<Self, Child> where Child.State == ChildState, Child.Action == ChildAction {
-    _IfLetReducer(parent: self, child: child(), toChildState: KeyPathStatePath(toChildState), toChildAction: toChildAction)
+    _IfLetReducer(parent: self, child: child(), toChildState: .keyPath(toChildState), toChildAction: toChildAction)
   }
 }
 
@@ -29,7 +29,7 @@ extension Reducer where State: ObservableState {
     @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> _IfLetReducer<Self, Child> where Child.State == ChildState, Child.Action == ChildAction {
     _IfLetReducer(
-      parent: self, child: child(), toChildState: FieldStatePath<State, ChildState?>(toChildState),
+      parent: self, child: child(), toChildState: .field(toChildState),
       toChildAction: toChildAction)
   }
 }
@@ -38,12 +38,12 @@ extension Reducer where State: ObservableState {
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child
-  @usableFromInline let toChildState: any StatePath<Parent.State, Child.State?>
+  @usableFromInline let toChildState: StatePath<Parent.State, Child.State?>
   @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
 
   @inlinable
   init(
-    parent: Parent, child: Child, toChildState: any StatePath<Parent.State, Child.State?>,
+    parent: Parent, child: Child, toChildState: StatePath<Parent.State, Child.State?>,
     toChildAction: CasePath<Parent.Action, Child.Action>
   ) {
     self.parent = parent

@@ -12,7 +12,7 @@
 /// On an observable state, `state:` is a key path into its `Fields` (the same spelling, `\.counter`):
 /// the child is then mutated in place rather than copied out and written back.
 public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
-  @usableFromInline let toChildState: any StatePath<ParentState, Child.State>
+  @usableFromInline let toChildState: StatePath<ParentState, Child.State>
   @usableFromInline let toChildAction: CasePath<ParentAction, Child.Action>
   @usableFromInline let child: Child
 
@@ -23,7 +23,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     action: CasePath<ParentAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    toChildState = KeyPathStatePath(state)
+    toChildState = .keyPath(state)
     toChildAction = action
     self.child = child()
   }
@@ -43,7 +43,7 @@ extension Scope where ParentState: ObservableState {
     action: CasePath<ParentAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    toChildState = FieldStatePath<ParentState, ChildState>(state)
+    toChildState = .field(state)
     toChildAction = action
     self.child = child()
   }

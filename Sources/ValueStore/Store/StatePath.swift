@@ -4,37 +4,43 @@
 /// A key path into an observable state goes through its dynamic members, which key paths apply
 /// with get and set: the child would be copied out, mutated (forking its extent, as a copy is
 /// alive) and written back, on every action. A stored-property path into `Fields` is projected in
-/// place. Held as `any StatePath` (one key path fits the existential's inline buffer: storing one
-/// allocates nothing), so the reducers that hold one keep a single public shape.
+/// place. An enum rather than a protocol, so that `modify` is specialized with the reducer that
+/// holds it (an existential would run it as unspecialized generic code).
 @usableFromInline
-protocol StatePath<Root, Value> {
-  associatedtype Root
-  associatedtype Value
-  func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result
-}
+enum StatePath<Root, Value> {
+  case keyPath(WritableKeyPath<Root, Value>)
+  /// A `WritableKeyPath<Root.Fields, Value>`; `Root` is `ObservableState` (made by `field(_:)`).
+  case fields(AnyKeyPath)
 
-@usableFromInline
-struct KeyPathStatePath<Root, Value>: StatePath {
-  @usableFromInline let keyPath: WritableKeyPath<Root, Value>
+  @inlinable
+  static func field<Fields>(_ keyPath: WritableKeyPath<Fields, Value>) -> Self
+  where Root: ObservableState, Root.Fields == Fields {
+    .fields(keyPath)
+  }
 
-  @usableFromInline
-  init(_ keyPath: WritableKeyPath<Root, Value>) { self.keyPath = keyPath }
-
-  @usableFromInline
+  @inlinable
   func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result {
-    body(&root[keyPath: keyPath])
+    switch self {
+    case let .keyPath(keyPath):
+      return body(&root[keyPath: keyPath])
+    case let .fields(keyPath):
+      // Folds away where `Root` is concrete: the cast succeeds, and the opened type is `Root`.
+      let observable = Root.self as! any ObservableState.Type
+      return observable._modify(&root, field: keyPath, body)
+    }
   }
 }
 
-@usableFromInline
-struct FieldStatePath<Root: ObservableState, Value>: StatePath {
-  @usableFromInline let keyPath: WritableKeyPath<Root.Fields, Value>
-
-  @usableFromInline
-  init(_ keyPath: WritableKeyPath<Root.Fields, Value>) { self.keyPath = keyPath }
-
-  @usableFromInline
-  func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result {
-    body(&root._$fields[field: keyPath])
+extension ObservableState {
+  /// Projects the field at `keyPath` (a `WritableKeyPath<Fields, Value>`) of `root`, a `Self`
+  /// known as `Root` only at run time.
+  @inlinable @inline(__always)
+  static func _modify<Root, Value, Result>(
+    _ root: inout Root, field keyPath: AnyKeyPath, _ body: (inout Value) -> Result
+  ) -> Result {
+    withUnsafeMutablePointer(to: &root) { root in
+      let state = UnsafeMutableRawPointer(root).assumingMemoryBound(to: Self.self)
+      return body(&state.pointee._$fields[field: unsafeDowncast(keyPath, to: WritableKeyPath<Fields, Value>.self)])
+    }
   }
 }
