@@ -110,7 +110,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   public var timeout: Duration = .seconds(1)
 
   /// The store's current state, including changes made by received actions not asserted yet.
-  public var state: State { store.state }
+  public var state: State { store.currentState }
 
   let store: Store<State, TestAction<Action>>
   let log: ActionLog<State, Action>

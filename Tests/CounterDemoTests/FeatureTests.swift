@@ -8,7 +8,7 @@ import ValueStore
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct FeatureTests {
   @Test func counterIncrementsDecrementsAndResets() async {
-    let store = TestStore(initialState: Counter(), reducer: CounterFeature())
+    let store = TestStore(initialState: Counter(.init(id: 0)), reducer: CounterFeature())
     await store.send(.increment) { $0.count = 1 }
     await store.send(.increment) { $0.count = 2 }
     await store.send(.decrement) { $0.count = 1 }
@@ -85,11 +85,11 @@ import ValueStore
   @Test func listAddsRemovesAndCountsByID() async {
     let store = TestStore(initialState: CounterListState(), reducer: CounterListFeature())
     await store.send(.add) {
-      $0.counters = [Counter(id: 1)]
+      $0.counters = [Counter(.init(id: 1))]
       $0.nextID = 2
     }
     await store.send(.add) {
-      $0.counters.append(Counter(id: 2))
+      $0.counters.append(Counter(.init(id: 2)))
       $0.nextID = 3
     }
     await store.send(.counters(.element(id: 2, action: .increment))) { $0.counters[id: 2]?.count = 1 }
@@ -99,7 +99,7 @@ import ValueStore
     await store.send(.remove(id: 1)) { $0.counters.remove(id: 1) }
     await store.send(.counters(.element(id: 2, action: .reset))) { $0.counters[id: 2]?.count = 0 }
     await store.send(.add) {  // ids are never reused
-      $0.counters.append(Counter(id: 3))
+      $0.counters.append(Counter(.init(id: 3)))
       $0.nextID = 4
     }
     await store.send(.remove(id: 9))  // no such counter: nothing changes
@@ -123,7 +123,7 @@ import ValueStore
     let clock = TestClock()
     let store = TestStore(initialState: AppState(), reducer: AppFeature(clock: clock))
     await store.send(.list(.add)) {
-      $0.list.counters = [Counter(id: 1)]
+      $0.list.counters = [Counter(.init(id: 1))]
       $0.list.nextID = 2
     }
     await store.send(.list(.counters(.element(id: 1, action: .increment)))) { $0.list.counters[id: 1]?.count = 1 }

@@ -84,7 +84,7 @@ struct CounterFeature: Reducer {
   let model = ObservedRoot(Counter())
   let token = observe { printed.append("count: \(model.count)") }
   model.mutate { $0.fact = "…" }
-  let snapshot = model.value
+  let snapshot = model.currentValue
   model.mutate { $0.count += 1 }
   #expect(printed.values == ["count: 0", "count: 1"])
   #expect(snapshot.count == 0)

@@ -10,10 +10,6 @@ struct Sheet: ObservableState, Equatable, Sendable {
     var selection: Int?
   }
   var _$fields = Observed(Fields())
-
-  init(rowCount: Int) {
-    self.rows = IdentifiedArrayOf(uniqueElements: (0..<rowCount).map { Row(id: $0, title: "Row \($0)") })
-  }
 }
 
 struct Row: ObservableState, Equatable, Sendable, Identifiable {
@@ -22,8 +18,6 @@ struct Row: ObservableState, Equatable, Sendable, Identifiable {
     var title: String
   }
   var _$fields: Observed<Fields>
-
-  init(id: Int, title: String) { _$fields = Observed(Fields(id: id, title: title)) }
 }
 
 struct SheetFeature: Reducer {
@@ -88,4 +82,14 @@ struct SheetFeature: Reducer {
             """, line: line)
       ])
   }
+}
+
+extension Sheet {
+  init(rowCount: Int) {
+    self.rows = IdentifiedArrayOf(uniqueElements: (0..<rowCount).map { Row(id: $0, title: "Row \($0)") })
+  }
+}
+
+extension Row {
+  init(id: Int, title: String) { _$fields = Observed(Fields(id: id, title: title)) }
 }

@@ -24,7 +24,7 @@ import Testing
     let (name, read, change) = Self.reads[index]
     let root = ObservedRoot(Lists())
     let reader = tracking { read(root) }
-    var copy = root.value
+    var copy = root.currentValue
     change(&copy)
     #expect(reader.count == 0, "spurious: \(name)")
     root.mutate(change)

@@ -7,10 +7,6 @@ struct Row: ObservableState, Identifiable, Equatable, Sendable {
     var title = ""
   }
   var _$fields: Observed<Fields>
-
-  init(id: Int, count: Int = 0, title: String = "") {
-    _$fields = Observed(Fields(id: id, count: count, title: title))
-  }
 }
 
 struct ListState: ObservableState, Equatable, Sendable {
@@ -19,8 +15,16 @@ struct ListState: ObservableState, Equatable, Sendable {
     var plain: [Row] = []
   }
   var _$fields = Observed(Fields())
+}
 
-  init(rows: Int = 3) {
+extension Row {
+  init(id: Int, count: Int = 0, title: String = "") {
+    _$fields = Observed(Fields(id: id, count: count, title: title))
+  }
+}
+
+extension ListState {
+  init(rows: Int) {
     self.rows = IdentifiedArray(uniqueElements: (1...max(rows, 1)).prefix(rows).map { Row(id: $0) })
     self.plain = (1...max(rows, 1)).prefix(rows).map { Row(id: $0) }
   }

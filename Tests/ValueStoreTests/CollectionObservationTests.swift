@@ -4,7 +4,7 @@ import Testing
 /// Rows T1–T11 of the collections contract, inside a root holder.
 @Suite struct CollectionObservationTests {
   @Test func t1_structureObserversSeeAppendRemoveMoveAndReorderingSort() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     let operations: [(inout ListState) -> Void] = [
       { $0.rows.append(Row(id: 10)) },
       { $0.rows.remove(id: 10) },
@@ -21,7 +21,7 @@ import Testing
   }
 
   @Test func t2_elementFieldObserverSeesItsChange() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     let recorder = tracking { root.rows[id: 1]?.count }
     root.mutate { $0.rows[id: 1]?.count += 1 }
     #expect(recorder.count == 1)
@@ -29,7 +29,7 @@ import Testing
   }
 
   @Test func t3_otherRowsAndStructureAreNotNotified() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     let count = tracking { root.rows.count }
     let other = tracking { root.rows[id: 2]?.count }
     root.mutate { $0.rows[id: 1]?.count += 1 }
@@ -55,21 +55,21 @@ import Testing
   }
 
   @Test func t6_replacingARowWithADifferentValueNotifiesItsReaders() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     let recorder = tracking { root.rows[id: 1]?.title }
     root.mutate { $0.rows[id: 1] = Row(id: 1, title: "new") }
     #expect(recorder.count == 1)
   }
 
   @Test func t7_removingARowNotifiesItsReaders() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     let recorder = tracking { root.rows[id: 1]?.count }
     root.mutate { $0.rows.remove(id: 1) }
     #expect(recorder.count == 1)
   }
 
   @Test func t8_rowCopiedOutMutatedAndWrittenBackNotifiesExactlyItsChanges() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     var copy = root.rows[id: 1]!
     copy.count = 7
     let count = tracking { root.rows[id: 1]?.count }
@@ -85,12 +85,12 @@ import Testing
   }
 
   @Test func t9_mutatingARowWhileASnapshotIsAliveNotifiesOnlyThatRow() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     let count = tracking { root.rows[id: 1]?.count }
     let title = tracking { root.rows[id: 1]?.title }
     let other = tracking { root.rows[id: 2]?.count }
     let structure = tracking { root.rows.count }
-    let snapshot = root.value
+    let snapshot = root.currentValue
     root.mutate { $0.rows[id: 1]?.count += 1 }
     #expect(count.count == 1)
     #expect(title.count == 0)
@@ -103,14 +103,14 @@ import Testing
   }
 
   @Test func t10_sortThatKeepsTheOrderNotifiesNobody() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     let recorder = tracking { root.rows.count }
     root.mutate { $0.rows.sort { $0.id < $1.id } }
     #expect(recorder.count == 0)
   }
 
   @Test func t11_plainArrayOfObservableElements() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     let array = tracking { _ = root.plain }
     let element = tracking { root.plain[0].count }
     root.mutate { $0.plain[0].count += 1 }
@@ -124,7 +124,7 @@ import Testing
     // With a snapshot alive the element forks; the array's slot adopts it.
     let snapshotArray = tracking { _ = root.plain }
     let snapshotElement = tracking { root.plain[1].count }
-    let snapshot = root.value
+    let snapshot = root.currentValue
     root.mutate { $0.plain[1].count += 1 }
     #expect(snapshotArray.count == 0)
     #expect(snapshotElement.count == 1)

@@ -99,7 +99,6 @@ import Testing
       var text = ""
     }
     var _$fields: Observed<Fields>
-    init(id: Int) { _$fields = Observed(Fields(id: id)) }
   }
   struct Notes: ObservableState, Sendable {
     struct Fields: Sendable { var notes: IdentifiedArrayOf<Note> = [Note(id: 1), Note(id: 2)] }
@@ -158,3 +157,7 @@ import Testing
 // Members the existential cannot reach directly: opened through a generic function.
 private func enumerate(_ rows: some RandomAccessCollection<Row>) { for (offset, _) in rows.enumerated() { _ = offset } }
 private func lazyLast(_ rows: some RandomAccessCollection<Row>) { _ = rows.lazy.map(\.count).last }
+
+extension CollectionReadAPITests.Note {
+  init(id: Int) { _$fields = Observed(Fields(id: id)) }
+}

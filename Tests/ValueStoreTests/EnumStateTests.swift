@@ -31,7 +31,7 @@ import Testing
 
   @Test func anEnumAsTheRootOfAHolder() {
     let root = ObservedRoot(Mode.idle)
-    let whole = tracking { root.value }
+    let whole = tracking { root.currentValue }
     let read = tracking { root.read { $0.payload?.count } }
     root.mutate { $0 = .idle }
     #expect(whole.count == 0)
@@ -41,7 +41,7 @@ import Testing
     #expect(read.count == 1)
 
     let payloadCount = tracking { root.read { $0.payload?.count } }
-    let again = tracking { root.value }
+    let again = tracking { root.currentValue }
     root.mutate { $0.modifyEditing { $0.count += 1 } }
     #expect(payloadCount.count == 1)
     #expect(again.count == 0)
@@ -60,7 +60,7 @@ import Testing
         return .none
       }
     }
-    let state = tracking { store.state }
+    let state = tracking { store.currentState }
     store.send("idle")
     #expect(state.count == 0)
     store.send("edit")

@@ -123,7 +123,6 @@ import Testing
   struct Holder<Value>: ObservableState {
     struct Fields { var value: Value }
     var _$fields: Observed<Fields>
-    init(_ value: Value) { _$fields = Observed(Fields(value: value)) }
   }
 
   func assign<Value>(_ value: Value, to holder: inout Holder<Value>) { holder.value = value }
@@ -172,3 +171,7 @@ struct Deep3: ObservableState { struct Fields { var next = Deep2(), count = 0 };
 struct Deep2: ObservableState { struct Fields { var next = Deep1(), count = 0 }; var _$fields = Observed(Fields()) }
 struct Deep1: ObservableState { struct Fields { var next = Deep0(), count = 0 }; var _$fields = Observed(Fields()) }
 struct Deep0: ObservableState { struct Fields { var count = 0 }; var _$fields = Observed(Fields()) }
+
+extension FieldKindTests.Holder {
+  init(_ value: Value) { _$fields = Observed(Fields(value: value)) }
+}

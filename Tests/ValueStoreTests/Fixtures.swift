@@ -26,8 +26,6 @@ struct Child: ObservableState, Equatable, Sendable {
   }
   var _$fields = Observed(Fields())
 
-  init(count: Int = 0, title: String = "") { _$fields = Observed(Fields(count: count, title: title)) }
-
   mutating func reset() { self = Child() }
 }
 
@@ -76,4 +74,8 @@ struct AppState: ObservableState, Equatable, Sendable {
   var _$fields = Observed(Fields())
 
   var isEven: Bool { self.count.isMultiple(of: 2) }
+}
+
+extension Child {
+  init(count: Int = 0, title: String = "") { _$fields = Observed(Fields(count: count, title: title)) }
 }

@@ -32,7 +32,7 @@ struct LockDisciplineTests {
     ("an observed holder's snapshot", {
       let other = ObservedRoot(AppState())
       _ = withTracking { other.count } onChange: { _ in }
-      return Box(other.value)
+      return Box(other.currentValue)
     }),
     ("an observation token", {
       let other = ObservedRoot(AppState())

@@ -10,7 +10,6 @@ import Testing
       var title = ""
     }
     var _$fields: Observed<Fields>
-    init(id: Int, title: String = "") { _$fields = Observed(Fields(id: id, title: title)) }
   }
 
   @Test func r2_keyPathsAndOptionalChainingReadLikePlainStructs() {
@@ -145,6 +144,10 @@ import Testing
       weakToken = token
     }
     #expect(weakToken == nil)
-    #expect(root.value._$fields._extent.registrations.isEmpty)
+    #expect(root.currentValue._$fields._extent.registrations.isEmpty)
   }
+}
+
+extension ObservableStateTests.Row {
+  init(id: Int, title: String = "") { _$fields = Observed(Fields(id: id, title: title)) }
 }

@@ -97,9 +97,9 @@ struct BridgeFeature: Reducer {
     Shape(name: "store.withState { child.title }", read: { store in store.withState { _ = $0.child.title } },
           change: { $0.child.title = "x" }, unrelated: { $0.child.count += 1 },
           rootRead: { root in root.read { _ = $0.child.title } }),
-    Shape(name: "store.state.child.title", read: { _ = $0.state.child.title }, change: { $0.child.title = "x" },
+    Shape(name: "store.currentState.child.title", read: { _ = $0.currentState.child.title }, change: { $0.child.title = "x" },
           unrelated: { $0.child.count += 1 },
-          rootRead: { _ = $0.value.child.title }),
+          rootRead: { _ = $0.currentValue.child.title }),
     Shape(name: "iterating a StoreCollection", read: { store in
             for row in store.scope(state: \.rows, action: CasePath(BridgeFeature.Action.rows)) { _ = row }
           }, change: { $0.rows.append(Row(id: 3)) }, unrelated: { $0.rows[id: 2]?.count += 1 }),
@@ -153,7 +153,7 @@ struct BridgeFeature: Reducer {
     let store = Store(initialState: BridgeState(), reducer: BridgeFeature())
     let fired = FireCounter()
     withObservationTracking { _ = store.child.count } onChange: { fired.tick() }
-    var copy = store.state
+    var copy = store.currentState
     copy.child.count += 1
     #expect(fired.count == 0)
     store.send(.edit { $0.child.count += 1 })

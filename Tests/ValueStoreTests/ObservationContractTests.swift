@@ -133,7 +133,7 @@ import Testing
     }
     #expect(recorder.count == 0)
     // A copy taken out of the holder and mutated outside any transaction is not the holder either.
-    var copy = root.value
+    var copy = root.currentValue
     copy.count += 1
     copy.child.count += 1
     #expect(recorder.count == 0)
@@ -141,13 +141,13 @@ import Testing
   }
 
   @Test func s11_nestedReadsBelongToTheHolderNotToCopies() {
-    let root = ObservedRoot(ListState())
+    let root = ObservedRoot(ListState(rows: 3))
     let nested = ObservedRoot(AppState())
     let child = tracking { nested.child.count }
     let row = tracking { root.rows[id: 1]?.count }
-    var copy = nested.value
+    var copy = nested.currentValue
     copy.child.count += 1
-    var rows = root.value
+    var rows = root.currentValue
     rows.rows[id: 1]?.count += 1
     #expect(child.count == 0)
     #expect(row.count == 0)
@@ -170,7 +170,7 @@ import Testing
   @Test func s12_mutatingWhileASnapshotIsAliveNotifies() {
     let root = ObservedRoot(AppState())
     let recorder = tracking { root.count }
-    let snapshot = root.value
+    let snapshot = root.currentValue
     root.mutate { $0.count += 1 }
     #expect(recorder.count == 1)
     #expect(snapshot.count == 0)
@@ -200,7 +200,7 @@ import Testing
 
   @Test func s13_copyMutatedThenWrittenBackNotifiesExactlyItsChanges() {
     let root = ObservedRoot(AppState())
-    var copy = root.value.child
+    var copy = root.currentValue.child
     copy.count += 1
     let count = tracking { root.child.count }
     let title = tracking { root.child.title }
@@ -315,7 +315,7 @@ import Testing
       root.mutate { $0.count += 1 }
       token.cancel()
     }
-    let state = root.value
+    let state = root.currentValue
     #expect(state._$fields._extent.registrations.isEmpty)
     #expect(state.child._$fields._extent.registrations.isEmpty)
     #expect(state._$fields._extent.isQuiet)

@@ -53,7 +53,7 @@ import Testing
     let root = ObservedRoot(RelState())
     let count = tracking {
       let count = root.child.count
-      var copy = root.value
+      var copy = root.currentValue
       copy.child.count += 1
       return count
     }
@@ -70,7 +70,7 @@ import Testing
     let root = ObservedRoot(RelState())
     let count = tracking { root.read { $0.child.count } }
     let title = tracking { root.read { $0.child.title } }
-    var snapshot: RelState? = root.value
+    var snapshot: RelState? = root.currentValue
     root.mutate { state in
       state.child.count += 1
       snapshot = nil

@@ -76,7 +76,7 @@ import Testing
   /// Reading, mutating, removing or clearing an absent id changes nothing and notifies nobody.
   @Test func missingIDsAreNoOpsThatNotifyNobody() {
     let root = ObservedRoot(ReliabilityThreadTests.populated())
-    let before = root.value
+    let before = root.currentValue
     let observers = [
       tracking { root.read { $0.rows.count } },
       tracking { root.read { $0.rows[id: 1]?.count } },
@@ -89,7 +89,7 @@ import Testing
       state.rows[id: 99] = nil
       state.rows.move(fromOffsets: [], toOffset: 0)
     }
-    #expect(root.value == before)
+    #expect(root.currentValue == before)
     #expect(observers.allSatisfy { $0.count == 0 })
     // A read of an absent id observes which ids exist: the id appearing notifies it.
     let absent = tracking { root.read { $0.rows[id: 99]?.count } }
@@ -129,12 +129,12 @@ import Testing
     let warnings = Warnings()
     let store = Self.store()
     store.send(.steps([.optionalNil]))
-    let before = store.state
+    let before = store.currentState
     RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
       store.send(.rows(.element(id: 99, action: .none)))
       store.send(.child(.none))
     }
-    #expect(store.state == before)
+    #expect(store.currentState == before)
     #expect(
       warnings.all == [
         "forEach received none for element 99, which is not in the array; ignored.",
@@ -150,10 +150,10 @@ import Testing
     row.send(.none)
     #expect(row.count == 1)
     store.send(.steps([.rowsRemove(2)]))
-    let before = store.state
+    let before = store.currentState
     RuntimeWarning.$handler.withValue({ warnings.append($0) }) { row.send(.none) }
-    #expect(store.state == before)
-    #expect(row.isPresent == false)
+    #expect(store.currentState == before)
+    #expect(row.hasState == false)
     #expect(row.count == 1)
     #expect(
       warnings.all == [

@@ -14,9 +14,9 @@ import Testing
   @Test func b1_rootWriteBackLosesChangesOfChildren() {
     let root = ObservedRoot(RelState())
     let count = tracking { root.read { $0.child.count } }
-    var copy = root.value
+    var copy = root.currentValue
     copy.child.count += 1
-    root.value = copy
+    root.currentValue = copy
     #expect(root.child.count == 1)
     #expect(count.count == 1)
   }
@@ -42,13 +42,13 @@ import Testing
     let root = ObservedRoot(RelState())
     root.mutate { $0.rows.append(Row(id: 1)) }
     let edited = tracking { root.read { $0.rows[id: 1]?.count } }
-    var copy = root.value.rows
+    var copy = root.currentValue.rows
     copy[id: 1]?.count += 1
     root.mutate { $0.rows = copy }
     #expect(root.rows[id: 1]?.count == 1)
 
     // The undo direction: an older copy of the array written back.
-    let older = root.value.rows
+    let older = root.currentValue.rows
     root.mutate { $0.rows[id: 1]?.count += 1 }
     let undone = tracking { root.read { $0.rows[id: 1]?.count } }
     root.mutate { $0.rows = older }
@@ -72,7 +72,7 @@ import Testing
   /// optional = child`.
   @Test func b6_writingTheSameCopyBackTwiceIsAReplacement() {
     let root = ObservedRoot(RelState())
-    let copy = root.value.child
+    let copy = root.currentValue.child
     root.mutate { $0.child = copy }  // a write-back of an unchanged copy: nothing
     let title = tracking { root.read { $0.child.title } }
     root.mutate { $0.child = copy }  // the same again: still nothing
@@ -86,7 +86,7 @@ import Testing
   @Test func b7_aSnapshotMutatedAfterTheHolderMovedOnNotifiesItsObservers() {
     let root = ObservedRoot(RelState())
     let name = tracking { root.name }
-    var snapshot = root.value
+    var snapshot = root.currentValue
     root.mutate { $0.count += 1 }
     snapshot.name = "x"
     #expect(root.name == "")
@@ -117,7 +117,7 @@ import Testing
     let root = ObservedRoot(RelState())
     root.mutate { $0.rows = [Row(id: 1), Row(id: 2)] }
     let row = tracking { root.read { $0.rows[id: 1]?.title } }
-    var snapshot = root.value
+    var snapshot = root.currentValue
     snapshot.rows.remove(id: 1)  // a copy outside the holder
     root.mutate { state in
       var copy = state.rows
@@ -129,7 +129,7 @@ import Testing
     #expect(row.count == 0)
 
     // The holder's own array, forked because a snapshot shares it, does lose the element.
-    let held = root.value
+    let held = root.currentValue
     root.mutate { $0.rows.remove(id: 1) }
     #expect(row.count == 1)
     #expect(held.rows.count == 2)
@@ -141,7 +141,7 @@ import Testing
     root.mutate { $0.rows = [Row(id: 1), Row(id: 2)] }
     let one = tracking { root.read { $0.rows[id: 1]?.title } }
     let two = tracking { root.read { $0.rows[id: 2]?.title } }
-    var copy = root.value.rows
+    var copy = root.currentValue.rows
     copy.remove(id: 1)
     #expect(one.count == 0)
     root.mutate { $0.rows = copy }
@@ -165,7 +165,7 @@ import Testing
   @Test func b16_aSlotForkedTwiceAlongTheLineageAdoptsOldestFirst() {
     let root = ObservedRoot(RelState())
     root.mutate { $0.rows = [Row(id: 2), Row(id: 3)] }
-    var snapshot = root.value
+    var snapshot = root.currentValue
     snapshot.rows[id: 3]?.count -= 1
     let contains = tracking { root.read { $0.rows.contains(id: 4) } }
     root.mutate {
@@ -206,7 +206,7 @@ import Testing
       _ = root.rows[id: 1]?.count
       runs.tick()
     }
-    let snapshot = root.value
+    let snapshot = root.currentValue
     withTransaction {
       root.mutate { $0.count += 1 }
       root.mutate {
@@ -227,7 +227,7 @@ import Testing
   @Test func b19_anElementEditedThenReplacedWhileACopyIsAliveTellsItsReaders() {
     let root = ObservedRoot(RelState())
     root.mutate { $0.rows.append(Row(id: 3)) }
-    let copy = root.value
+    let copy = root.currentValue
     let title = tracking { root.read { $0.rows[id: 3]?.title } }
     root.mutate {
       $0.rows[id: 3]?.count -= 1
@@ -242,7 +242,7 @@ import Testing
     let root = ObservedRoot(RelState())
     root.mutate { $0.rows.append(Row(id: 1)) }
     let title = tracking { root.read { $0.rows[id: 1]?.title } }
-    var copy = root.value
+    var copy = root.currentValue
     copy.rows[id: 1]?.count += 1
     copy.rows[id: 1] = Row(id: 1)
     #expect(title.count == 0)
@@ -256,7 +256,7 @@ import Testing
   @Test func b21_aBareCopysReplacedElementDoesNotNotifyTheHoldersReaders() {
     let root = ObservedRoot(RelState())
     root.mutate { $0.rows.append(Row(id: 3)) }
-    var copy = root.value
+    var copy = root.currentValue
     let loop = tracking { root.read { state in state.rows.reduce(0) { $0 + $1.count } } }
     root.mutate { $0.name = "x" }  // forks: the copy shares the holder's value
     copy.rows[id: 3] = Row(id: 3, count: 5)
@@ -319,7 +319,7 @@ import Testing
     let (name, edit) = Self.copyEdits[index]
     let root = ObservedRoot(RelState())
     root.mutate { $0.rows.append(Row(id: 2)) }
-    var snapshot = root.value
+    var snapshot = root.currentValue
     edit(&snapshot)
     let fired = tracking { root.read { _ = $0.rows[id: 2]?.count } }
     root.mutate { $0 = snapshot }

@@ -15,7 +15,7 @@ enum RelKnownBug: String, CaseIterable, Hashable, Sendable {
   /// their situations are exercised again.
   static let open: Set<RelKnownBug> = [.writeBackAfterAssignment]
 
-  /// B1: writing back a copy of the *root* (`root.value = copy`) reports only the root's own fields;
+  /// B1: writing back a copy of the *root* (`root.currentValue = copy`) reports only the root's own fields;
   /// fields of children changed on the copy are never notified to anchored readers (lost).
   case rootWriteBackLosesNestedChanges
   /// B2: inside a holder's mutation, a *copy* of a parent whose child is mutated reconciles the

@@ -64,7 +64,7 @@ final class Canary: Sendable {}
     }
     #expect(weakParent == nil)
     #expect(child?.count == 0)
-    #expect(child?.isPresent == true)
+    #expect(child?.hasState == true)
     weak let weakChild = child
     child = nil
     #expect(weakChild == nil)
@@ -145,6 +145,6 @@ final class Canary: Sendable {}
     #expect(weakCanary == nil)
     root.mutate { $0.count += 1 }
     #expect(runs.count == 2)
-    #expect(relRegistrations(root.value) == 0)
+    #expect(relRegistrations(root.currentValue) == 0)
   }
 }

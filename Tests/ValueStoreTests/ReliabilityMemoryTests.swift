@@ -45,7 +45,7 @@ import Testing
     var snapshot: RelState?
     var baseline: [Int]?
     for cycle in 0..<Self.cycles {
-      if cycle % 7 == 0 { snapshot = root.value } else if cycle % 7 == 3 { snapshot = nil }
+      if cycle % 7 == 0 { snapshot = root.currentValue } else if cycle % 7 == 3 { snapshot = nil }
       switch cycle % 3 {
       case 0: root.mutate { $0.count += 1 }
       case 1: root.mutate { $0.child.count += 1 }
@@ -53,14 +53,14 @@ import Testing
       }
       if cycle % (Self.cycles / Self.checkpoints) == Self.cycles / Self.checkpoints - 1 {
         snapshot = nil
-        let tables = Self.tables(root.value)
+        let tables = Self.tables(root.currentValue)
         baseline = baseline ?? tables
         #expect(tables == baseline, "cycle \(cycle)")
       }
     }
     #expect(runs.count == Self.cycles + 1)
     token.cancel()
-    #expect(Self.tables(root.value).allSatisfy { $0 == 0 })
+    #expect(Self.tables(root.currentValue).allSatisfy { $0 == 0 })
     withExtendedLifetime(snapshot) {}
   }
 
@@ -70,7 +70,7 @@ import Testing
     let root = ObservedRoot(RelState())
     root.mutate { $0.rows = IdentifiedArray(uniqueElements: (0..<100).map { Row(id: $0) }) }
     let tokens = TokenBox((0..<100).map { id in observe { _ = root.read { $0.rows[id: id]?.count } } })
-    let table = { withRegistry { _ in root.value._$fields._extent.registrations.count } }
+    let table = { withRegistry { _ in root.currentValue._$fields._extent.registrations.count } }
     #expect(table() == 100)  // each subscription reads `rows` on the root
     for id in 0..<100 {
       if id.isMultiple(of: 2) { tokens.cancel(id) } else { root.mutate { $0.rows[id: id]?.count += 1 } }
@@ -126,7 +126,7 @@ import Testing
       store.send(.steps([.rowsRemove(id)]))
       if cycle % 1_000 == 999 {
         let cache = store.children.values.compactMap { $0 as? ElementStoreCache<Int, Row, RelNoAction> }.first
-        sizes.insert([ThreadContext.current.bridges.count, store.children.count, cache?.count ?? -1, relRegistrations(store.state)])
+        sizes.insert([ThreadContext.current.bridges.count, store.children.count, cache?.count ?? -1, relRegistrations(store.currentState)])
       }
     }
     #expect(sizes.count == 1, "\(sizes)")

@@ -52,7 +52,7 @@ enum RelOp: Hashable, Sendable, CustomStringConvertible {
   /// Several mutations inside one `withTransaction` (for a store: actions sent synchronously by one).
   case transaction([[RelStep]])
   case snapshot(Int), dropSnapshot(Int)
-  /// Takes a copy out of the observed value (`copies[k] = root.value.child`).
+  /// Takes a copy out of the observed value (`copies[k] = root.currentValue.child`).
   case copyOut(Int, RelPart)
   /// Mutates a copy in place, outside any mutation of the observed value.
   case editCopy(Int, RelStep)

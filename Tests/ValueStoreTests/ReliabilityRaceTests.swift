@@ -69,7 +69,7 @@ struct ReliabilityRaceTests {
     let before = runs.map(\.count)
     root.mutate { $0.count += 1 }
     #expect(runs.map(\.count) == before)
-    #expect(relRegistrations(root.value) == 0)
+    #expect(relRegistrations(root.currentValue) == 0)
   }
 
   /// Observers of a bare value, notified by copies mutated on several threads (S11: at most once

@@ -46,7 +46,7 @@ final class RelHolderTarget: RelTarget {
   let root = ObservedRoot(RelState())
   let env = RelCopies()
   var isBare: Bool { false }
-  var current: RelState { root.value }
+  var current: RelState { root.currentValue }
 
   func mutate(_ steps: [RelStep]) {
     let env = env
@@ -74,7 +74,7 @@ final class RelHolderTarget: RelTarget {
         return spec.paths.map { $0.read(fields) }
       }
     }
-    let captured = relCapture(spec, root.value)
+    let captured = relCapture(spec, root.currentValue)
     if spec.isLoop {
       let box = RelReadBox()
       let token = observe {
@@ -170,7 +170,7 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
     }
   }
 
-  var current: RelState { MainActor.assumeIsolated { store.state } }
+  var current: RelState { MainActor.assumeIsolated { store.currentState } }
 
   func mutate(_ steps: [RelStep]) { MainActor.assumeIsolated { _ = store.send(.steps(steps)) } }
 
@@ -182,7 +182,7 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
     MainActor.assumeIsolated {
       let read = reader(spec)
-      let captured = relCapture(spec, store.state)
+      let captured = relCapture(spec, store.currentState)
       if spec.isLoop {
         let box = RelReadBox()
         let token = store.observe {
@@ -227,9 +227,9 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
         case .childCount: return { "\(child.count)" }
         case .childTitle: return { child.title }
         case let .rowCount(id):
-          if let row = rows[id: id] { return { row.isPresent ? "\(row.count)" : "nil" } }
+          if let row = rows[id: id] { return { row.hasState ? "\(row.count)" : "nil" } }
         case let .rowTitle(id):
-          if let row = rows[id: id] { return { row.isPresent ? row.title : "nil" } }
+          if let row = rows[id: id] { return { row.hasState ? row.title : "nil" } }
         default: break
         }
         return { store.withState { path.read(RelRootFields($0)) } }

@@ -58,7 +58,7 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
     }
     let iterations = 300
     relOnThreads(Self.threads) { thread in
-      var copy = root.value
+      var copy = root.currentValue
       for i in 0..<iterations {
         copy.count += 1
         copy.child.count += 1
@@ -75,7 +75,7 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
       #expect(copy.optional?.title == "\(thread)-\(iterations - 1)")
       #expect(copy.rows.count == 3)
     }
-    #expect(root.value == Self.populated())
+    #expect(root.currentValue == Self.populated())
     #expect(runs.count == 1)  // the first run only
     token.cancel()
   }
@@ -126,7 +126,7 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
       }
       #expect(fired.allSatisfy { $0.count == 1 }, "round \(round)")
     }
-    #expect(relRegistrations(root.value) == 0)
+    #expect(relRegistrations(root.currentValue) == 0)
   }
 
   /// Subscriptions cancelled (or released) on several threads at once: afterwards they never run
@@ -154,8 +154,8 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
       $0.child.count += 1
     }
     #expect(runs.allSatisfy { $0.count == 2 })
-    #expect(relRegistrations(root.value) == 0)
-    #expect(relRegistrations(root.value.child) == 0)
+    #expect(relRegistrations(root.currentValue) == 0)
+    #expect(relRegistrations(root.currentValue.child) == 0)
   }
 
   /// Several threads mutate one holder: no write is lost, observers of another field are neither
@@ -173,7 +173,7 @@ func relRegistrations<S: ObservableState>(_ value: S) -> Int {
     #expect(nameFired.allSatisfy { $0.count == 0 })
     root.mutate { $0.name = "done" }
     #expect(nameFired.allSatisfy { $0.count == 1 })
-    #expect(relRegistrations(root.value) == 0)
+    #expect(relRegistrations(root.currentValue) == 0)
   }
 
   /// Each thread edits its own row through copies written back (T8) while the others do the same:

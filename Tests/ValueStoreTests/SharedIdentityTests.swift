@@ -78,7 +78,7 @@ import Testing
     let root = ObservedRoot(Lists())
     let count = tracking { root.read { $0.left.child.count } }
     let title = tracking { root.read { $0.left.child.title } }
-    var copy = root.value.left
+    var copy = root.currentValue.left
     copy.child.count += 1
     root.mutate { $0.left = copy }
     #expect(count.count == 1)
@@ -91,7 +91,7 @@ import Testing
   /// the same mutation; the child's pending adoption must survive the mode's replacement.
   @Test func aPayloadTakenFromAChildForkedInTheSameMutation() {
     let root = ObservedRoot(RelState())
-    let snapshot = root.value
+    let snapshot = root.currentValue
     let count = tracking { root.read { $0.child.count } }
     root.mutate {
       $0.child.count -= 1
@@ -114,7 +114,7 @@ import Testing
     ("another holder's value", {
       let first = ObservedRoot(AppState())
       _ = tracking { first.a.title }
-      return ObservedRoot(first.value)
+      return ObservedRoot(first.currentValue)
     }),
     ("a child replacing itself with its sibling", {
       let root = ObservedRoot(AppState())
@@ -154,7 +154,7 @@ import Testing
 
   @Test func twoHoldersMadeFromOneValueAreTwoLocations() {
     let first = ObservedRoot(AppState())
-    let second = ObservedRoot(first.value)
+    let second = ObservedRoot(first.currentValue)
     let firstTitle = tracking { first.a.title }
     let secondTitle = tracking { second.a.title }
     second.mutate { $0.a.title = "second" }

@@ -54,11 +54,11 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
   @Test func forEachReportsAnActionForAMissingElement() {
     let warnings = Warnings()
     let store = listStore()
-    let before = store.state
+    let before = store.currentState
     RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
       store.send(.rows(.element(id: 99, action: .increment)))
     }
-    #expect(store.state == before)
+    #expect(store.currentState == before)
     #expect(warnings.all == ["forEach received increment for element 99, which is not in the array; ignored."])
   }
 
@@ -76,7 +76,7 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     weak let removed = second
     store.send(.remove(2))
     #expect(store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 2] == nil)
-    #expect(removed == nil || removed?.isPresent == false)
+    #expect(removed == nil || removed?.hasState == false)
   }
 
   @Test func droppedElementStoresAreReleased() {
@@ -95,9 +95,9 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     let store = listStore()
     let row = store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 1]!
     store.send(.remove(1))
-    let before = store.state
+    let before = store.currentState
     RuntimeWarning.$handler.withValue({ warnings.append($0) }) { row.send(.increment) }
-    #expect(store.state == before)
+    #expect(store.currentState == before)
     #expect(warnings.all == ["increment was sent to a store of ListState → Row[id: 1], whose state no longer exists; the action was ignored."])
     #expect(row.id == 1)  // reads return the last state seen
   }
@@ -130,7 +130,7 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     let count = tracking { store.rows[id: 1]?.count }
     let other = tracking { store.rows[id: 2]?.count }
     let structure = tracking { store.rows.count }
-    let snapshot = store.state
+    let snapshot = store.currentState
     store.send(.rows(.element(id: 1, action: .increment)))
     #expect(count.count == 1)
     #expect(other.count == 0)

@@ -78,7 +78,7 @@ import Testing
     let store = Store.app()
     let count = tracking { store.count }
     let child = tracking { store.child.count }
-    var copy = store.state
+    var copy = store.currentState
     copy.count += 1
     copy.child.count += 1
     #expect(count.count == 0)
@@ -90,7 +90,7 @@ import Testing
   @Test func s12_sendWhileASnapshotIsHeldNotifies() {
     let store = Store.app()
     let recorder = tracking { store.count }
-    let snapshot = store.state
+    let snapshot = store.currentState
     store.send(.increment)
     #expect(recorder.count == 1)
     #expect(snapshot.count == 0)
@@ -209,11 +209,11 @@ import Testing
     store.send(.showOptional(true))
     let child = store.scope(state: \.optional, action: CasePath(AppFeature.Action.optional))!
     store.send(.showOptional(false))
-    let before = store.state
+    let before = store.currentState
     RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
       child.send(.increment)
     }
-    #expect(store.state == before)
+    #expect(store.currentState == before)
     #expect(warnings.all == ["increment was sent to a store of AppState → Child, whose state no longer exists; the action was ignored."])
     #expect(child.count == 0)  // reads return the last state seen
   }

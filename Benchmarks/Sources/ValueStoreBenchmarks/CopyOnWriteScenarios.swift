@@ -27,7 +27,7 @@ enum CopyOnWriteScenarios {
       Scenario(
         name: "snapshot + write, 100 kept, root",
         note: """
-          Keep the last 100 values in an undo ring (`history[i % 100] = root.value`), then \
+          Keep the last 100 values in an undo ring (`history[i % 100] = root.currentValue`), then \
           `root.mutate { $0.count += 1 }`: the write forks the shared value. A class has no \
           snapshots.
           """,
@@ -36,7 +36,7 @@ enum CopyOnWriteScenarios {
           setUp: { (root: ObservedRoot(Counter()), history: history(of: Counter())) },
           body: { undo, n in
             for i in 0..<n {
-              undo.history[i % historyCount] = undo.root.value
+              undo.history[i % historyCount] = undo.root.currentValue
               undo.root.mutate { $0.count += 1 }
             }
           }),

@@ -12,8 +12,6 @@ struct Counter: ObservableState, Equatable, Sendable {
     var numbers: [Int] = []
   }
   var _$fields = Observed(Fields())
-
-  init(numbers: [Int] = []) { _$fields = Observed(Fields(numbers: numbers)) }
 }
 
 /// Apple's Observation: a class observed property by property.
@@ -34,4 +32,8 @@ struct PlainCounter {
   var count = 0
   var name = ""
   var numbers: [Int] = []
+}
+
+extension Counter {
+  init(numbers: [Int] = []) { _$fields = Observed(Fields(numbers: numbers)) }
 }

@@ -37,8 +37,6 @@ struct Row: ObservableState, Identifiable, Equatable, Sendable {
     var title = "row"
   }
   var _$fields: Observed<Fields>
-
-  init(id: Int) { _$fields = Observed(Fields(id: id)) }
 }
 
 /// A list screen's state: one identified array of rows.
@@ -47,10 +45,6 @@ struct RowsState: ObservableState, Equatable, Sendable {
     var rows: IdentifiedArrayOf<Row> = []
   }
   var _$fields = Observed(Fields())
-
-  init(count: Int) {
-    _$fields = Observed(Fields(rows: IdentifiedArray(uniqueElements: (0..<count).lazy.map(Row.init(id:)))))
-  }
 }
 
 /// Changes one row, found by id, in the reducer itself.
@@ -120,5 +114,15 @@ struct PlainRows {
   init(count: Int) {
     rows = ContiguousArray((0..<count).map { AppleRow(id: $0) })
     offsets = Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, $0) })
+  }
+}
+
+extension Row {
+  init(id: Int) { _$fields = Observed(Fields(id: id)) }
+}
+
+extension RowsState {
+  init(count: Int) {
+    _$fields = Observed(Fields(rows: IdentifiedArray(uniqueElements: (0..<count).lazy.map(Row.init(id:)))))
   }
 }

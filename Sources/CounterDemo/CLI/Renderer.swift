@@ -91,7 +91,7 @@ final class Renderer {
       let id = row.id
       rowTokens[id] = row.observe { [weak self] in
         // A removed counter's store still reads its last state; the list drops its part.
-        guard untracked({ row.isPresent }) else { return }
+        guard untracked({ row.hasState }) else { return }
         self?.update(.row(id: id), "counter #\(id): \(row.count)")
       }
     }

@@ -3,7 +3,7 @@ import ValueStore
 /// The whole demo: a counter, a timer, number facts and a list of counters.
 struct AppState: ObservableState, Equatable, Sendable {
   struct Fields: Equatable, Sendable {
-    var counter = Counter()
+    var counter = Counter(.init(id: 0))
     var timer = TimerState()
     var fact = FactState()
     var list = CounterListState()

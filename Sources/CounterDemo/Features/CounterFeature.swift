@@ -7,11 +7,7 @@ struct Counter: ObservableState, Identifiable, Equatable, Sendable {
     let id: Int
     var count = 0
   }
-  var _$fields: Observed<Fields>
-
-  init(id: Int = 0, count: Int = 0) {
-    _$fields = Observed(Fields(id: id, count: count))
-  }
+  var _$fields: Observed<Fields>  // no default: a counter is made with its id, `Counter(.init(id: 1))`
 }
 
 /// Increments, decrements and resets a ``Counter``. No effects.

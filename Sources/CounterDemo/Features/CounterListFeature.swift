@@ -28,7 +28,7 @@ struct CounterListFeature: Reducer {
     Reduce { state, action in
       switch action {
       case .add:
-        state.counters.append(Counter(id: state.nextID))
+        state.counters.append(Counter(.init(id: state.nextID)))
         state.nextID += 1
       case let .remove(id):
         state.counters.remove(id: id)

@@ -13,15 +13,35 @@
 /// }
 /// ```
 ///
+/// Make one with values through `Fields`' memberwise initializer — no initializer of your own:
+///
+/// ```swift
+/// let counter = Counter(.init(count: 3))      // fact = nil
+/// ```
+///
 /// `Equatable`, `Hashable`, `Codable` and `Sendable` are synthesized from `Fields`; when `Fields` is
 /// `Identifiable`, so is the state (declare `Identifiable`, nothing else). Codable encodes the
 /// fields under the key `_$fields`.
+///
+/// To keep a stored property out of observation (Observation's `@ObservationIgnored`), declare it
+/// on the struct beside `_$fields` instead of in `Fields`: it is read and written as a plain
+/// property, never tracked, and changing it notifies nobody. Such a type declares
+/// `init(_$fields:)` itself, as its memberwise initializer then takes the property too.
+///
+/// The holders' own properties are named so that they do not hide fields: `store.state`,
+/// `root.value` and `store.isPresent` read fields of those names (the holders' are
+/// ``Store/currentState``, ``ObservedRoot/currentValue`` and ``Store/hasState``).
 @dynamicMemberLookup
 public protocol ObservableState: ObservationIdentifiable {
   /// The stored fields.
   associatedtype Fields
   /// The fields and their observation record. Declare it as `var _$fields = Observed(Fields())`.
   var _$fields: Observed<Fields> { get set }
+
+  /// A state with these fields. Swift's memberwise initializer provides it; declare it yourself
+  /// (one line, `self._$fields = _$fields`) in a public type, or in one with initializers of its
+  /// own in its body (or move those to an extension).
+  init(_$fields: Observed<Fields>)
 }
 
 extension ObservableState {
@@ -48,6 +68,20 @@ extension ObservableState {
     @inline(__always) set { _$fields[field: keyPath] = newValue }
     _modify { yield &_$fields[field: keyPath] }
   }
+}
+
+extension ObservableState {
+  /// A state with `fields`: the memberwise initializer of `Fields` does the rest.
+  ///
+  /// ```swift
+  /// struct Counter: ObservableState {
+  ///   struct Fields { var count = 0; var step = 1 }
+  ///   var _$fields = Observed(Fields())
+  /// }
+  /// let counter = Counter(.init(count: 3))   // step = 1
+  /// ```
+  @inlinable
+  public init(_ fields: Fields) { self.init(_$fields: Observed(fields)) }
 }
 
 // On `Identifiable` (not `ObservableState`) so that `ID` is inferred from `Fields.ID`.

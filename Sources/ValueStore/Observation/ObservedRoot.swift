@@ -11,12 +11,12 @@ import Synchronization
 /// ```swift
 /// let model = ObservedRoot(AppState())
 /// let token = observe { print(model.counter.count) }
-/// let snapshot = model.value             // an undo history, a test's "before"
+/// let snapshot = model.currentValue             // an undo history, a test's "before"
 /// model.mutate { $0.counter.count += 1 } // prints 1; the snapshot is untouched
 /// ```
 ///
 /// Reads through the root's own accessors (`model.counter.count`, `model.read { … }`) are
-/// *anchored*: they belong to this location, never to a copy. A value read out (`model.value`)
+/// *anchored*: they belong to this location, never to a copy. A value read out (`model.currentValue`)
 /// and then read further is tracked like any bare value.
 ///
 /// Thread-safe: reads and mutations are serialised by a lock. Inside a `mutate` or `read` body, use
@@ -41,7 +41,10 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   }
 
   /// A copy of the current value. Setting it replaces the value (a transaction).
-  public var value: Value {
+  ///
+  /// Not `value`: the root's own members would shadow the value's fields of the same name
+  /// (`root.currentValue` must read a field named `value`). See ``Store/currentState``.
+  public var currentValue: Value {
     get {
       lock.withLock {
         TrackingProbe.check()
@@ -179,7 +182,7 @@ private func reconcileRoot<Value: ObservationIdentifiable>(
   {
     return
   }
-  // Replaced: the new value may come from another location (`root.value = other.value`).
+  // Replaced: the new value may come from another location (`root.currentValue = other.currentValue`).
   value._detach()
   slot.didReplace()
   // Everything read from the old root is gone. Its observers are notified (all of them: the old

@@ -35,7 +35,7 @@ public final class StateHistory<State: ObservationIdentifiable, Action: Sendable
 
   /// Records the current state as an undo point and clears the redo list.
   public func record() {
-    past.append(store.state)
+    past.append(store.currentState)
     if past.count > limit { past.removeFirst(past.count - limit) }
     future.removeAll()
   }
@@ -44,14 +44,14 @@ public final class StateHistory<State: ObservationIdentifiable, Action: Sendable
   /// there is nothing to undo.
   public func undo() {
     guard let previous = past.popLast() else { return }
-    future.append(store.state)
+    future.append(store.currentState)
     replace(with: previous)
   }
 
   /// Returns to the last undone state. Does nothing when there is nothing to redo.
   public func redo() {
     guard let next = future.popLast() else { return }
-    past.append(store.state)
+    past.append(store.currentState)
     replace(with: next)
   }
 

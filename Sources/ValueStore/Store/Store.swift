@@ -54,7 +54,12 @@ public final class Store<State, Action: Sendable>: Observable {
 
   /// A copy of the current state. Reading further from the copy is tracked like any bare value;
   /// prefer `store.field` or ``withState(_:)`` in views.
-  public var state: State { withState { $0 } }
+  ///
+  /// The store's own properties have names no field is likely to have (`currentState`, not
+  /// `state`; `hasState`, not `isPresent`): a member of the store shadows the state's field of the
+  /// same name, so `store.currentState` must be a field named `state`. A field that does collide is read
+  /// with `store.withState { $0.currentState }`.
+  public var currentState: State { withState { $0 } }
 
   /// Reads the state through the store; tracked reads belong to the store.
   @inlinable
@@ -97,7 +102,7 @@ public final class Store<State, Action: Sendable>: Observable {
   }
 
   /// Whether the state this store shows still exists (false once a scoped-to element is removed).
-  public var isPresent: Bool { core.isPresent }
+  public var hasState: Bool { core.isPresent }
 
   /// Runs `apply` now and after every change of what it reads, until the token is cancelled or
   /// released. See ``observe(_:)``.
