@@ -35,8 +35,8 @@ enum Mode: Equatable, Sendable, ObservationIdentifiable {
 
   var observationIdentity: ObservationIdentity {
     switch self {
-    case .idle: ObservationIdentity(case: 0)
-    case let .editing(child): ObservationIdentity(case: 1, child)
+    case .idle: ObservationIdentity(caseOf: self)
+    case let .editing(child): ObservationIdentity(caseOf: self, child)
     }
   }
 

@@ -10,13 +10,20 @@ public struct ObservationIdentity: Equatable, Sendable {
   @usableFromInline let serial: UInt64
   @usableFromInline let tag: Int
   /// Valid only while the value that produced this identity is alive and unchanged.
-  @usableFromInline unowned(unsafe) let extent: Extent?
+  ///
+  /// `Unmanaged`, not `unowned(unsafe) let extent: Extent?`: with Swift 6.3.1 at `-Onone`, a loop
+  /// over an array of structs holding an `unowned(unsafe)` optional never ends (the iterator does
+  /// not advance; `EnumTagTests` found it).
+  @usableFromInline let unmanagedExtent: Unmanaged<Extent>?
+
+  @inlinable
+  var extent: Extent? { unmanagedExtent?.takeUnretainedValue() }
 
   @inlinable
   init(serial: UInt64, tag: Int, extent: Extent?) {
     self.serial = serial
     self.tag = tag
-    self.extent = extent
+    self.unmanagedExtent = extent.map { .passUnretained($0) }
   }
 
   @inlinable
@@ -24,7 +31,34 @@ public struct ObservationIdentity: Equatable, Sendable {
     self.init(serial: extent.serial, tag: tag, extent: extent)
   }
 
-  /// The identity of a payload-less enum case.
+  /// The identity of `value`'s case, an enum case without observable payload: its case, as the
+  /// runtime numbers it — no integers to pick, none to collide.
+  ///
+  /// ```swift
+  /// enum Mode: ObservationIdentifiable {
+  ///   case idle, loading, editing(Editor)
+  ///   var observationIdentity: ObservationIdentity {
+  ///     switch self {
+  ///     case .idle, .loading: ObservationIdentity(caseOf: self)
+  ///     case let .editing(editor): ObservationIdentity(caseOf: self, editor)
+  ///     }
+  ///   }
+  ///   mutating func _detach() { … }   // see ObservationIdentifiable
+  /// }
+  /// ```
+  @inlinable
+  public init<Enum>(caseOf value: Enum) {
+    self.init(case: Int(EnumTag.tag(of: value)))
+  }
+
+  /// The identity of `value`'s case and of its observable `payload`.
+  @inlinable
+  public init<Enum>(caseOf value: Enum, _ payload: some ObservationIdentifiable) {
+    self.init(case: Int(EnumTag.tag(of: value)), payload)
+  }
+
+  /// The identity of a payload-less enum case, by a number of your choosing (prefer
+  /// ``init(caseOf:)``, which numbers cases for you).
   ///
   /// ```swift
   /// enum Mode: ObservationIdentifiable {
@@ -65,7 +99,7 @@ public struct ObservationIdentity: Equatable, Sendable {
 ///
 /// Observable structs, optionals of them, ``IdentifiedArray`` and arrays of observable elements
 /// conform already. Conform an enum whose cases carry observable state by returning the case and
-/// its payload (see ``ObservationIdentity/init(case:_:)``), and by detaching the payload; then an
+/// its payload (see ``ObservationIdentity/init(caseOf:_:)``), and by detaching the payload; then an
 /// action that leaves a payload-less case unchanged notifies nobody, and mutating a payload in
 /// place notifies only the payload's observers.
 ///
@@ -74,8 +108,8 @@ public struct ObservationIdentity: Equatable, Sendable {
 ///   case idle, editing(Editor)
 ///   var observationIdentity: ObservationIdentity {
 ///     switch self {
-///     case .idle: ObservationIdentity(case: 0)
-///     case let .editing(editor): ObservationIdentity(case: 1, editor)
+///     case .idle: ObservationIdentity(caseOf: self)
+///     case let .editing(editor): ObservationIdentity(caseOf: self, editor)
 ///     }
 ///   }
 ///   mutating func _detach() {
