@@ -101,3 +101,65 @@ struct CounterFeature: Reducer {
   #expect(store.fact == "1 is a number")
   _ = token
 }
+
+// The README's composition example, verbatim.
+
+struct Todo: ObservableState, Equatable, Identifiable {
+  struct Fields: Equatable, Identifiable { let id: Int; var title = ""; var isDone = false }
+  var _$fields: Observed<Fields>
+}
+
+struct TodoFeature: Reducer {
+  enum Action: Equatable, Sendable { case toggle, rename(String) }
+  func reduce(into state: inout Todo, action: Action) -> Effect<Action> {
+    switch action {
+    case .toggle: state.isDone.toggle()
+    case let .rename(title): state.title = title
+    }
+    return .none
+  }
+}
+
+struct TodosFeature: Reducer {
+  struct State: ObservableState, Equatable {
+    struct Fields: Equatable {
+      var counter = Counter()
+      var todos: IdentifiedArrayOf<Todo> = []
+      var editing: Todo?
+    }
+    var _$fields = Observed(Fields())
+  }
+  enum Action: Equatable, Sendable {
+    case counter(CounterFeature.Action)
+    case todos(IdentifiedAction<Int, TodoFeature.Action>)
+    case editing(TodoFeature.Action)
+    case add(String)
+  }
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.counter, action: CasePath(Action.counter)) {
+      CounterFeature(fact: { "\($0) is a number" })
+    }
+    Reduce { state, action in
+      if case let .add(title) = action {
+        state.todos.append(Todo(.init(id: state.todos.count, title: title)))
+      }
+      return .none
+    }
+    .forEach(\.todos, action: CasePath(Action.todos)) { TodoFeature() }
+    .ifLet(\.editing, action: CasePath(Action.editing)) { TodoFeature() }
+  }
+}
+
+@MainActor @Test func compositionExample() async {
+  let store = TestStore(initialState: TodosFeature.State()) { TodosFeature() }
+  await store.send(.add("Milk")) { $0.todos.append(Todo(.init(id: 0, title: "Milk"))) }
+  await store.send(.todos(.element(id: 0, action: .toggle))) { $0.todos[id: 0]?.isDone = true }
+  await store.send(.counter(.increment)) { $0.counter.count = 1 }
+  await store.send(.editing(.toggle))  // no todo being edited: ignored (and reported)
+}
+
+@MainActor @Test func declaringStateExample() {
+  let counter = Counter(.init(count: 3))
+  #expect(counter.count == 3 && counter.fact == nil)
+}
