@@ -79,36 +79,6 @@ extension TestStore {
     )
   }
 
-  /// Asserts that the store received an action of the case `casePath` embeds, whatever its
-  /// payload, and how it changed the state.
-  ///
-  /// ```swift
-  /// await store.receive(CasePath(CounterFeature.Action.factResponse)) {
-  ///   $0.fact = "1 is a good number."
-  /// }
-  /// ```
-  ///
-  /// It waits and fails like the `receive` that takes an `Equatable` action; a different action
-  /// is shown as it is, as there is no expected one to diff it against.
-  public func receive<Value>(
-    _ casePath: CasePath<Action, Value>,
-    timeout: Duration? = nil,
-    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async {
-    let description = "the case path to \(Value.self)"
-    await receiveAction(
-      matching: { casePath.extract(from: $0) != nil },
-      describedAs: { description },
-      mismatch: { Self.unexpectedActionMessage($0, expected: "an action matching \(description)") },
-      timeout: timeout, updateStateToExpectedResult,
-      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
-  }
-
   /// Skips the actions received so far: the test won't assert them, and the next assertion starts
   /// from the state after the last of them.
   ///
@@ -132,7 +102,7 @@ extension TestStore {
 
   /// Waits for the next received action and asserts it matches; with exhaustivity off, skips
   /// received actions that don't match until one does.
-  private func receiveAction(
+  func receiveAction(
     matching isMatching: (Action) -> Bool,
     describedAs expectation: () -> String,
     mismatch: (Action) -> String,
@@ -168,7 +138,7 @@ extension TestStore {
   }
 
   /// The failure for a received action that doesn't match an expectation with no value to diff.
-  private static func unexpectedActionMessage(_ received: Action, expected: String) -> String {
+  static func unexpectedActionMessage(_ received: Action, expected: String) -> String {
     "Received unexpected action: …\n\n\(indented(String(customDumping: received)))"
       + "\n\n(Expected: \(expected))"
   }

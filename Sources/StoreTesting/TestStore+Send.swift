@@ -60,4 +60,26 @@ extension TestStore {
     await effects.settle()
     return TestStoreTask(task: task, effects: effects, timeout: timeout)
   }
+
+  /// Sends `value` in the case `casePath` embeds it in (which may be nested), and asserts how it
+  /// changes the state.
+  ///
+  /// ```swift
+  /// let row3 = CasePath(AppAction.rows)[id: 3]
+  /// await store.send(row3, .increment) { $0.rows[id: 3]?.count = 1 }
+  /// ```
+  @discardableResult
+  public func send<Value>(
+    _ casePath: CasePath<Action, Value>,
+    _ value: Value,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      casePath.embed(value), assert: updateStateToExpectedResult,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
 }

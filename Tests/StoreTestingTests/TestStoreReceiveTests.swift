@@ -101,7 +101,7 @@ import ValueStore
     #expect(
       issues == [
         RecordedIssue(
-          message: "Expected to receive an action matching the case path to String, but didn't "
+          message: "Expected to receive an action matching TallyFeature.Action.factResponse, but didn't "
             + "get one within 0.05 seconds.",
           line: line)
       ])

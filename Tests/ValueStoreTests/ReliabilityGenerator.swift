@@ -134,7 +134,7 @@ struct RelGenerator {
     case 37..<39: return .optionalFromCopy(k)
     case 39..<40: return .modeIdle
     case 40..<42: return .modeNew(r.pick([0, 1]))
-    case 42..<45: return .modeAdd(d)
+    case 42..<45: return r.chance(50) ? .modeAdd(d) : .modeAddInPlace(d)
     case 45..<46: return .modeFromChild
     case 46..<47: return .modeFromCopy(k)
     case 47..<51: return .rowsAppend(id)
@@ -163,7 +163,7 @@ struct RelGenerator {
     let (d, s, id) = (r.pick(Self.deltas), r.pick(Self.titles), r.pick(Self.ids))
     return r.pick([
       .addCount(d), .setName(s), .childAdd(d), .childAdd(d), .childTitle(s), .childAppendTitle(s), .childNew(0),
-      .optionalAdd(d), .optionalNil, .modeAdd(d), .rowAdd(id, d), .rowAdd(id, d), .rowTitle(id, s),
+      .optionalAdd(d), .optionalNil, .modeAdd(d), .modeAddInPlace(d), .rowAdd(id, d), .rowAdd(id, d), .rowTitle(id, s),
       .rowsAppend(id), .rowsRemove(id), .rowsSortByID(descending: true), .rowSetNew(id, 0),
     ])
   }

@@ -67,7 +67,7 @@ extension RelStep {
     case .maybeModeNil: s.throughSlot(t) { $0.maybeMode = nil }
     case .maybeModeIdle: s.throughSlot(t) { $0.maybeMode = .idle }
     case let .maybeModeNew(c): s.throughSlot(t) { $0.maybeMode = .editing(MChild(count: c, t)) }
-    case let .modeAdd(d):
+    case let .modeAdd(d), let .modeAddInPlace(d):
       s.throughSlot(t) {
         guard case var .editing(c) = $0.mode else { return }
         c.add(d, t)

@@ -14,7 +14,7 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
   case childCopyDiscarded(Int)
   case childFromCopy(Int), childFromOptional
   case optionalNil, optionalNew(Int), optionalAdd(Int), optionalTitle(String), optionalFromChild, optionalFromCopy(Int)
-  case modeIdle, modeNew(Int), modeAdd(Int), modeFromChild, modeFromCopy(Int)
+  case modeIdle, modeNew(Int), modeAdd(Int), modeAddInPlace(Int), modeFromChild, modeFromCopy(Int)
   case maybeModeNil, maybeModeIdle, maybeModeNew(Int)
   case rowsAppend(Int), rowsInsert(Int, at: Int), rowsAppendCopy(Int), rowsRemove(Int), rowsSetNil(Int)
   case rowAdd(Int, Int), rowTitle(Int, String), rowSetNew(Int, Int), rowSetCopy(Int)
@@ -52,6 +52,7 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
     case .maybeModeIdle: "maybeMode = .idle"
     case let .maybeModeNew(c): "maybeMode = .editing(Child(count: \(c)))"
     case let .modeAdd(d): "mode.modifyEditing { $0.count += \(d) }"
+    case let .modeAddInPlace(d): "CasePath(Mode.editing).modify(&mode) { $0.count += \(d) }"
     case .modeFromChild: "mode = .editing(child)"
     case let .modeFromCopy(k): "mode = .editing(copies[\(k)])"
     case let .rowsAppend(id): "rows.append(Row(id: \(id)))"
@@ -149,6 +150,7 @@ extension RelStep {
     case .maybeModeIdle: state.maybeMode = .idle
     case let .maybeModeNew(c): state.maybeMode = .editing(Child(count: c))
     case let .modeAdd(d): state.mode.modifyEditing { $0.count += d }
+    case let .modeAddInPlace(d): CasePath(Mode.editing).modify(&state.mode) { $0.count += d }
     case .modeFromChild: state.mode = .editing(state.child)
     case let .modeFromCopy(k): if let c = env.copies[k].child { state.mode = .editing(c) }
     case let .rowSetCopy(k): if let r = env.copies[k].row { state.rows[id: r.id] = r }

@@ -10,7 +10,7 @@ enum BodyScenarios {
         name: "send through 3 levels of body",
         note: """
           `store.send(.tab(.list(.counter(.increment))))`: three `Scope`s, each extracting its \
-          child action with `CasePath(Action.child)` (reflection), then `count += 1` / the same \
+          child action with `CasePath(Action.child)` (made anew with the body for each action), then `count += 1` / the same \
           call chain on nested @Observable models / a plain nested struct's `count += 1`.
           """,
         ours: Workload("ours.send.body3", setUp: { store(extract: false) }) { store, n in
@@ -36,7 +36,7 @@ enum BodyScenarios {
       ),
       Scenario(
         name: "send through 3 levels of body, explicit extract",
-        note: "As above with case paths given an explicit `extract:` closure (no reflection).",
+        note: "As above with case paths given an explicit `extract:` closure.",
         ours: Workload("ours.send.body3.extract", setUp: { store(extract: true) }) { store, n in
           MainActor.assumeIsolated {
             for i in 0..<n {

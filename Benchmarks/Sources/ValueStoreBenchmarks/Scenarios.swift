@@ -7,6 +7,7 @@ var allScenarios: [Scenario] {
     + CopyOnWriteScenarios.all
     + CollectionScenarios.all
     + StoreScenarios.all
+    + CasePathScenarios.all
     + BodyScenarios.all
     + BridgeScenarios.all
     + TestingScenarios.all

@@ -25,10 +25,15 @@ enum EnumTag {
     // common witnesses and the size, stride, flags and extra-inhabitant count, `getEnumTag`.
     let witnesses = type.load(fromByteOffset: -MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self)
     let getEnumTag = witnesses.load(
-      fromByteOffset: 8 * MemoryLayout<UnsafeRawPointer>.size + 2 * MemoryLayout<Int>.size + 2 * MemoryLayout<UInt32>.size,
-      as: (@convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32).self)
+      fromByteOffset: getEnumTagOffset, as: (@convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32).self)
     return withUnsafePointer(to: value) { getEnumTag(UnsafeRawPointer($0), type) }
   }
+
+  /// Where `getEnumTag` is in a value witness table; `destructiveProjectEnumData` and
+  /// `destructiveInjectEnumTag` follow it.
+  @usableFromInline
+  static let getEnumTagOffset =
+    8 * MemoryLayout<UnsafeRawPointer>.size + 2 * MemoryLayout<Int>.size + 2 * MemoryLayout<UInt32>.size
 
   @inlinable
   static func metadata<T>(_ type: T.Type) -> UnsafeRawPointer {

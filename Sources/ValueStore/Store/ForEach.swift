@@ -4,7 +4,7 @@ extension Reducer {
   /// ```swift
   /// var body: some Reducer<AppState, AppAction> {
   ///   Reduce { state, action in … }
-  ///     .forEach(\.rows, action: CasePath(AppAction.rows)) { RowFeature() }
+  ///     .forEach(\.rows, action: AppAction.rows) { RowFeature() }
   /// }
   /// ```
   ///
@@ -18,6 +18,16 @@ extension Reducer {
   ) -> _ForEachReducer<Self, ID, Element> where Element.State == ElementState, Element.Action == ElementAction {
     _ForEachReducer(
       parent: self, element: element(), toElements: .keyPath(toElements), toElementAction: toElementAction)
+  }
+
+  /// ``forEach(_:action:element:)`` for the actions of the case `toElementAction` constructs.
+  @inlinable
+  public func forEach<ID, ElementState, ElementAction, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: @escaping @Sendable (IdentifiedAction<ID, ElementAction>) -> Action,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> _ForEachReducer<Self, ID, Element> where Element.State == ElementState, Element.Action == ElementAction {
+    forEach(toElements, action: CasePath(toElementAction), element: element)
   }
 }
 
@@ -33,6 +43,17 @@ extension Reducer where State: ObservableState {
       parent: self, element: element(),
       toElements: .field(toElements),
       toElementAction: toElementAction)
+  }
+
+  /// ``forEach(_:action:element:)`` on an observable state's field, for the actions of the case
+  /// `toElementAction` constructs.
+  @inlinable
+  public func forEach<ID, ElementState, ElementAction, Element: Reducer>(
+    _ toElements: WritableKeyPath<State.Fields, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: @escaping @Sendable (IdentifiedAction<ID, ElementAction>) -> Action,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> _ForEachReducer<Self, ID, Element> where Element.State == ElementState, Element.Action == ElementAction {
+    forEach(toElements, action: CasePath(toElementAction), element: element)
   }
 }
 
@@ -58,7 +79,7 @@ where Element.Action: Sendable {
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    var effect = Effect<Parent.Action>.none
+    var effect: Effect<Parent.Action>? = nil
     if case let .element(id, elementAction)? = toElementAction.extract(from: action) {
       effect = toElements.modify(&state) { elements in
         guard elements.contains(id: id) else {
@@ -71,6 +92,6 @@ where Element.Action: Sendable {
           .map { embed(.element(id: id, action: $0)) }
       }
     }
-    return effect.merging(parent.reduce(into: &state, action: action))
+    return (effect ?? .none).merging(parent.reduce(into: &state, action: action))
   }
 }

@@ -4,7 +4,7 @@ extension Reducer {
   /// ```swift
   /// var body: some Reducer<AppState, AppAction> {
   ///   Reduce { state, action in … }
-  ///     .ifLet(\.detail, action: CasePath(AppAction.detail)) { DetailFeature() }
+  ///     .ifLet(\.detail, action: AppAction.detail) { DetailFeature() }
   /// }
   /// ```
   ///
@@ -17,6 +17,16 @@ extension Reducer {
     @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> _IfLetReducer<Self, Child> where Child.State == ChildState, Child.Action == ChildAction {
     _IfLetReducer(parent: self, child: child(), toChildState: .keyPath(toChildState), toChildAction: toChildAction)
+  }
+
+  /// ``ifLet(_:action:then:)`` for the actions of the case `toChildAction` constructs.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: @escaping @Sendable (ChildAction) -> Action,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfLetReducer<Self, Child> where Child.State == ChildState, Child.Action == ChildAction {
+    ifLet(toChildState, action: CasePath(toChildAction), then: child)
   }
 }
 
@@ -31,6 +41,17 @@ extension Reducer where State: ObservableState {
     _IfLetReducer(
       parent: self, child: child(), toChildState: .field(toChildState),
       toChildAction: toChildAction)
+  }
+
+  /// ``ifLet(_:action:then:)`` on an observable state's field, for the actions of the case
+  /// `toChildAction` constructs.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State.Fields, ChildState?>,
+    action toChildAction: @escaping @Sendable (ChildAction) -> Action,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfLetReducer<Self, Child> where Child.State == ChildState, Child.Action == ChildAction {
+    ifLet(toChildState, action: CasePath(toChildAction), then: child)
   }
 }
 
@@ -54,7 +75,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    var effect = Effect<Parent.Action>.none
+    var effect: Effect<Parent.Action>? = nil
     if let childAction = toChildAction.extract(from: action) {
       effect = toChildState.modify(&state) { optional in
         guard optional != nil else {
@@ -64,6 +85,6 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         return child.reduce(into: &optional!, action: childAction).map(toChildAction.embed)
       }
     }
-    return effect.merging(parent.reduce(into: &state, action: action))
+    return (effect ?? .none).merging(parent.reduce(into: &state, action: action))
   }
 }

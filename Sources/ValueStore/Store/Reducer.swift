@@ -18,7 +18,7 @@
 ///   typealias State = AppState
 ///   enum Action { case counter(CounterFeature.Action), reset }
 ///   var body: some Reducer<AppState, Action> {
-///     Scope(state: \.counter, action: CasePath(Action.counter)) { CounterFeature() }
+///     Scope(state: \.counter, action: Action.counter) { CounterFeature() }
 ///     Reduce { state, action in
 ///       if case .reset = action { state.counter = Counter() }
 ///       return .none
@@ -105,10 +105,10 @@ public struct EmptyReducer<State, Action>: Reducer, Sendable {
 ///
 /// ```swift
 /// CombineReducers {
-///   Scope(state: \.counter, action: CasePath(AppAction.counter)) { CounterFeature() }
+///   Scope(state: \.counter, action: AppAction.counter) { CounterFeature() }
 ///   Reduce { state, action in … }
 /// }
-/// .ifLet(\.detail, action: CasePath(AppAction.detail)) { DetailFeature() }
+/// .ifLet(\.detail, action: AppAction.detail) { DetailFeature() }
 /// ```
 public struct CombineReducers<State, Action, Reducers: Reducer>: Reducer
 where Reducers.State == State, Reducers.Action == Action {

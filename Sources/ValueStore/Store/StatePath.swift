@@ -1,5 +1,5 @@
 /// How a parent reducer reaches a child's state in place: through a key path into the state, or,
-/// for an observable state, into its `Fields`.
+/// for an observable state, into its `Fields`, or through a case of an enum state.
 ///
 /// A key path into an observable state goes through its dynamic members, which key paths apply
 /// with get and set: the child would be copied out, mutated (forking its extent, as a copy is
@@ -11,6 +11,8 @@ enum StatePath<Root, Value> {
   case keyPath(WritableKeyPath<Root, Value>)
   /// A `WritableKeyPath<Root.Fields, Value>`; `Root` is `ObservableState` (made by `field(_:)`).
   case fields(AnyKeyPath)
+  /// A case of an enum state: the child is there only while the state is in that case.
+  case `case`(CasePath<Root, Value>)
 
   @inlinable
   static func field<Fields>(_ keyPath: WritableKeyPath<Fields, Value>) -> Self
@@ -18,8 +20,9 @@ enum StatePath<Root, Value> {
     .fields(keyPath)
   }
 
+  /// `body`'s result on the child, or nil if `root` is in another case than the child's.
   @inlinable
-  func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result {
+  func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result? {
     switch self {
     case let .keyPath(keyPath):
       return body(&root[keyPath: keyPath])
@@ -27,6 +30,8 @@ enum StatePath<Root, Value> {
       // Folds away where `Root` is concrete: the cast succeeds, and the opened type is `Root`.
       let observable = Root.self as! any ObservableState.Type
       return observable._modify(&root, field: keyPath, body)
+    case let .case(casePath):
+      return casePath.modify(&root, body)
     }
   }
 }

@@ -2,7 +2,7 @@ extension Store {
   /// A child store for a child field and the actions that carry the child's actions.
   ///
   /// ```swift
-  /// let counterStore = appStore.scope(state: \.counter, action: CasePath(AppAction.counter))
+  /// let counterStore = appStore.scope(state: \.counter, action: AppAction.counter)
   /// counterStore.send(.increment)   // sends AppAction.counter(.increment) to the app store
   /// ```
   ///
@@ -36,6 +36,27 @@ extension Store {
           initial: initial, canDisappear: true,
           toState: { $0[keyPath: state] }, fromAction: action.embed))
     }
+  }
+
+  /// A child store for a child field and the actions of the case `action` constructs.
+  ///
+  /// ```swift
+  /// let counterStore = appStore.scope(state: \.counter, action: AppAction.counter)
+  /// ```
+  public func scope<ChildState, ChildAction>(
+    state: KeyPath<State, ChildState>,
+    action: @escaping @Sendable (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction> {
+    scope(state: state, action: CasePath(action))
+  }
+
+  /// A child store for an optional child field, or nil while the field is nil; for the actions of
+  /// the case `action` constructs.
+  public func scope<ChildState, ChildAction>(
+    state: KeyPath<State, ChildState?>,
+    action: @escaping @Sendable (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction>? {
+    scope(state: state, action: CasePath(action))
   }
 
   func cachedChild<Child: AnyObject>(_ key: ScopeKey, make: () -> Child) -> Child {

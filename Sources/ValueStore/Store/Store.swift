@@ -86,6 +86,17 @@ public final class Store<State, Action: Sendable>: Observable {
     core.send(action) ?? StoreTask(group: nil)
   }
 
+  /// Sends `value` in the case `casePath` embeds it in, which may be nested.
+  ///
+  /// ```swift
+  /// let row3 = CasePath(AppAction.rows)[id: 3]
+  /// store.send(row3, .increment)   // store.send(.rows(.element(id: 3, action: .increment)))
+  /// ```
+  @discardableResult
+  public func send<Value>(_ casePath: CasePath<Action, Value>, _ value: Value) -> StoreTask {
+    send(casePath.embed(value))
+  }
+
   /// Where errors thrown by this store's effects (without a `catch:`) go; by default a
   /// ``RuntimeWarning``. `TestStore` turns them into test failures.
   @_spi(Testing) public var effectErrorHandler: @Sendable (any Error) -> Void {

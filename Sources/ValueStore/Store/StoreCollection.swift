@@ -1,7 +1,7 @@
 /// The child stores of the elements of an identified array, in order: what a list view iterates.
 ///
 /// ```swift
-/// for rowStore in store.scope(state: \.rows, action: CasePath(AppAction.rows)) {
+/// for rowStore in store.scope(state: \.rows, action: AppAction.rows) {
 ///   render(rowStore.title)
 /// }
 /// ```
@@ -63,6 +63,15 @@ extension Store {
       elementStoreCache(state: state, action: action)
     }
     return StoreCollection(ids: withState { $0[keyPath: state].ids }, cache: cache)
+  }
+
+  /// The child stores of the elements of an identified array field, for the actions of the case
+  /// `action` constructs.
+  public func scope<ID, ElementState, ElementAction>(
+    state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action: @escaping @Sendable (IdentifiedAction<ID, ElementAction>) -> Action
+  ) -> StoreCollection<ID, ElementState, ElementAction> {
+    scope(state: state, action: CasePath(action))
   }
 
   private func elementStoreCache<ID, ElementState, ElementAction>(

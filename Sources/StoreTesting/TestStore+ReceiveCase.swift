@@ -1,0 +1,110 @@
+import ValueStore
+
+extension TestStore {
+  /// Asserts that the store received an action of the case `casePath` embeds, whatever its
+  /// payload, and how it changed the state. For actions that are not `Equatable`, or whose payload
+  /// the test can't predict; the case can be nested (``CasePath/appending(_:)``).
+  ///
+  /// ```swift
+  /// await store.receive(CasePath(AppAction.rows)[id: 3].appending(RowAction.factResponse)) {
+  ///   $0.rows[id: 3]?.fact = "3 is a good number."
+  /// }
+  /// ```
+  ///
+  /// It waits and fails like the `receive` that takes an `Equatable` action; a different action
+  /// is shown as it is, as there is no expected one to diff it against.
+  public func receive<Value>(
+    _ casePath: CasePath<Action, Value>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receiveAction(
+      matching: { casePath.extract(from: $0) != nil },
+      describedAs: { "\(casePath)" },
+      mismatch: { Self.unexpectedActionMessage($0, expected: "\(casePath)") },
+      timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that the store received an action of the case `embed` constructs, whatever its
+  /// payload, and how it changed the state.
+  ///
+  /// ```swift
+  /// await store.receive(CounterFeature.Action.factResponse) {
+  ///   $0.fact = "1 is a good number."
+  /// }
+  /// ```
+  public func receive<Value>(
+    _ embed: @escaping @Sendable (Value) -> Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      CasePath(embed), timeout: timeout, assert: updateStateToExpectedResult,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Asserts that the store received the action of the case `casePath` embeds with `payload`, and
+  /// how it changed the state. Only the payload needs to be `Equatable`, not the action.
+  ///
+  /// ```swift
+  /// await store.receive(CasePath(AppAction.child).appending(ChildAction.loaded), [1, 2, 3]) {
+  ///   $0.child.items = [1, 2, 3]
+  /// }
+  /// ```
+  ///
+  /// On a mismatch, the failure diffs the expected action against the received one.
+  public func receive<Value: Equatable>(
+    _ casePath: CasePath<Action, Value>,
+    _ payload: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let expected = casePath.embed(payload)
+    await receiveAction(
+      matching: { casePath.extract(from: $0) == payload },
+      describedAs: { String(customDumping: expected) },
+      mismatch: { received in
+        differenceMessage(
+          "Received unexpected action: …", expected, received, firstName: "Expected", secondName: "Received")
+      },
+      timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that the store received the action of the case `embed` constructs with `payload`.
+  ///
+  /// ```swift
+  /// await store.receive(CounterFeature.Action.factResponse, "1 is a good number.") {
+  ///   $0.fact = "1 is a good number."
+  /// }
+  /// ```
+  public func receive<Value: Equatable>(
+    _ embed: @escaping @Sendable (Value) -> Action,
+    _ payload: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      CasePath(embed), payload, timeout: timeout, assert: updateStateToExpectedResult,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import Synchronization
+
+/// Reads enum payloads without reflection: the case from the runtime (``EnumTag``), which case
+/// carries which payload type (and whether indirectly) from the enum's field descriptor, read
+/// once per type, and the payload from the value witnesses that project it in place.
+///
+/// Used by ``CaseExtractor``; what it cannot decide (a tuple payload, whose labels make types
+/// compare unequal; a descriptor it cannot read) is left to reflection.
+@usableFromInline
+enum EnumPayload {
+  /// Which case of an enum carries a payload type.
+  enum Carrier {
+    /// Exactly one case: this one.
+    case unique(tag: UInt32, isIndirect: Bool)
+    /// Several cases (`.a(Int)`, `.b(Int)`): a value's case tells which.
+    case shared
+    /// Not decidable here.
+    case unknown
+  }
+
+  /// The case of `Root` that carries a `Value`.
+  static func carrier<Root, Value>(of _: Value.Type, in _: Root.Type) -> Carrier {
+    guard EnumTag.isEnum(Root.self), !isTuple(Value.self), let cases = cases(of: Root.self) else { return .unknown }
+    return cases.carriers[ObjectIdentifier(Value.self)] ?? .unknown
+  }
+
+  // MARK: - Projection
+
+  /// The value witnesses that take an enum value apart in place and put it back together:
+  /// `project` leaves the payload of the value's case at its start (clearing any tag bits stored
+  /// in the payload's spare bits); `inject` sets the tag again.
+  @usableFromInline
+  struct Witnesses {
+    @usableFromInline typealias Project = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+    @usableFromInline typealias Inject = @convention(c) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void
+    @usableFromInline let type: UnsafeRawPointer
+    @usableFromInline let project: Project
+    @usableFromInline let inject: Inject
+
+    @inlinable
+    init<Root>(_: Root.Type) {
+      let metadata = EnumTag.metadata(Root.self)
+      let table = metadata.load(fromByteOffset: -MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self)
+      let word = MemoryLayout<UnsafeRawPointer>.size
+      type = metadata
+      project = table.load(fromByteOffset: EnumTag.getEnumTagOffset + word, as: Project.self)
+      inject = table.load(fromByteOffset: EnumTag.getEnumTagOffset + 2 * word, as: Inject.self)
+    }
+  }
+
+  /// A copy of `root`'s payload, `root` being in case `tag`: projected in a bitwise copy of
+  /// `root` (projecting only clears tag bits, so the copy owns nothing and is never destroyed).
+  @inlinable
+  static func project<Root, Value>(_ root: Root, indirect: Bool, as _: Value.Type) -> Value {
+    withUnsafeBytes(of: root) { bytes in
+      withUnsafeTemporaryAllocation(
+        byteCount: MemoryLayout<Root>.size, alignment: MemoryLayout<Root>.alignment
+      ) { buffer in
+        let raw = buffer.baseAddress!
+        raw.copyMemory(from: bytes.baseAddress!, byteCount: MemoryLayout<Root>.size)
+        let witnesses = Witnesses(Root.self)
+        witnesses.project(raw, witnesses.type)
+        guard indirect else { return raw.load(as: Value.self) }
+        // An indirect payload lives in a heap box: after the object header, aligned for `Value`.
+        let box = raw.load(as: UnsafeRawPointer.self)
+        let alignment = MemoryLayout<Value>.alignment
+        return box.load(fromByteOffset: (2 * MemoryLayout<Int>.size + alignment - 1) & ~(alignment - 1), as: Value.self)
+      }
+    }
+  }
+
+  /// Runs `body` on `root`'s payload where it is, `root` being in case `tag`, whose payload is
+  /// not indirect: no copy is made, so a payload with copy-on-write storage stays unique.
+  static func modify<Root, Value, Result>(
+    _ root: inout Root, tag: UInt32, as _: Value.Type, _ body: (inout Value) throws -> Result
+  ) rethrows -> Result {
+    try withUnsafeMutablePointer(to: &root) { pointer in
+      let raw = UnsafeMutableRawPointer(pointer)
+      let witnesses = Witnesses(Root.self)
+      witnesses.project(raw, witnesses.type)
+      defer { witnesses.inject(raw, tag, witnesses.type) }
+      return try body(&raw.assumingMemoryBound(to: Value.self).pointee)
+    }
+  }
+
+  static func isTuple(_ type: Any.Type) -> Bool {
+    EnumTag.metadata(type).load(as: Int.self) == 0x301
+  }
+
+  // MARK: - Case descriptors
+
+  struct CaseInfo: @unchecked Sendable {  // an immutable metatype
+    let name: String
+    let payloadType: Any.Type?
+    let isIndirect: Bool
+  }
+
+  /// What each case of each enum type carries, by tag, read from its descriptor once; nil for a
+  /// type whose layout this cannot reproduce. Read without a lock: an immutable snapshot that a
+  /// writer replaces (under `writer`) and never frees — one per enum type ever extracted from,
+  /// so readers never see one freed.
+  final class Snapshot: @unchecked Sendable {  // immutable
+    let cases: [ObjectIdentifier: EnumCases?]
+    init(_ cases: [ObjectIdentifier: EnumCases?]) { self.cases = cases }
+  }
+  /// An enum's cases by tag, and which case carries each payload type.
+  final class EnumCases: @unchecked Sendable {  // immutable
+    let cases: [CaseInfo]
+    let carriers: [ObjectIdentifier: Carrier]
+
+    init(_ cases: [CaseInfo]) {
+      self.cases = cases
+      var carriers: [ObjectIdentifier: Carrier] = [:]
+      for (tag, info) in cases.enumerated() {
+        guard let payloadType = info.payloadType else { continue }
+        let key = ObjectIdentifier(payloadType)
+        carriers[key] = carriers[key] == nil ? .unique(tag: UInt32(tag), isIndirect: info.isIndirect) : .shared
+      }
+      self.carriers = carriers
+    }
+  }
+  static let snapshot = Atomic<Int>(0)  // an unmanaged `Snapshot`'s address; 0 before the first
+  static let writer = Mutex<Void>(())
+
+  static func caseInfo(_ type: Any.Type, tag: UInt32) -> CaseInfo? {
+    guard let cases = cases(of: type)?.cases, Int(tag) < cases.count else { return nil }
+    return cases[Int(tag)]
+  }
+
+  /// `type`'s cases, nil for a type whose layout this cannot reproduce. Precondition: an enum.
+  static func cases(of type: Any.Type) -> EnumCases? {
+    let key = ObjectIdentifier(type)
+    if let cached = current()?.cases[key] { return cached }
+    let cases = readCases(type).map(EnumCases.init)
+    writer.withLock { _ in
+      let old = current()?.cases ?? [:]
+      guard old[key] == nil else { return }
+      let next = Snapshot(old.merging([key: cases]) { $1 })
+      snapshot.store(Int(bitPattern: Unmanaged.passRetained(next).toOpaque()), ordering: .releasing)
+    }
+    return cases
+  }
+
+  private static func current() -> Snapshot? {
+    UnsafeRawPointer(bitPattern: snapshot.load(ordering: .acquiring))
+      .map { Unmanaged<Snapshot>.fromOpaque($0).takeUnretainedValue() }
+  }
+
+  /// The name of `Root`'s case that carries a `Value`, if only one does: for messages.
+  static func caseName<Root, Value>(_: Root.Type, payload _: Value.Type) -> String? {
+    guard EnumTag.isEnum(Root.self), let cases = cases(of: Root.self)?.cases else { return nil }
+    let named = cases.filter { $0.payloadType == Value.self }
+    return named.count == 1 ? named[0].name : nil
+  }
+
+  /// The enum's cases in the runtime's numbering, from its type descriptor's field records (in
+  /// declaration order). The runtime numbers the cases with a payload first, then the others —
+  /// and a payload the compiler knew to be empty (`case child(Empty)`) makes no payload case.
+  /// Reproduced here by the payload's size, and checked against the descriptor's count of payload
+  /// cases: a type where they disagree (a generic payload instantiated with an empty type) is
+  /// left to reflection.
+  static func readCases(_ type: Any.Type) -> [CaseInfo]? {
+    let metadata = EnumTag.metadata(type)
+    let descriptor = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+    let payloadCaseCount = Int(descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF)
+    guard let fields = relative(descriptor, 16) else { return nil }
+    let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
+    let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
+    let arguments = metadata + 2 * MemoryLayout<Int>.size  // a value type's generic arguments
+    var withPayload: [CaseInfo] = []
+    var without: [CaseInfo] = []
+    for index in 0..<count {
+      let record = fields + 16 + index * recordSize
+      let caseName = relative(record, 8).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "?"
+      guard let name = relative(record, 4) else {
+        without.append(CaseInfo(name: caseName, payloadType: nil, isIndirect: false))
+        continue
+      }
+      guard
+        let payloadType = _getTypeByMangledNameInContext(
+          name.assumingMemoryBound(to: UInt8.self), UInt(mangledNameLength(name)),
+          genericContext: descriptor, genericArguments: arguments)
+      else { return nil }
+      let isIndirect = record.load(as: UInt32.self) & 0x1 != 0
+      let info = CaseInfo(name: caseName, payloadType: payloadType, isIndirect: isIndirect)
+      if isIndirect || size(of: payloadType) > 0 { withPayload.append(info) } else { without.append(info) }
+    }
+    guard withPayload.count == payloadCaseCount else { return nil }
+    return withPayload + without
+  }
+
+  static func size(of type: Any.Type) -> Int {
+    func measure<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+    return _openExistential(type, do: measure)
+  }
+
+  /// The target of the 32-bit relative pointer at `offset` from `base`, nil when it is null.
+  static func relative(_ base: UnsafeRawPointer, _ offset: Int) -> UnsafeRawPointer? {
+    let field = base + offset
+    let distance = field.load(as: Int32.self)
+    return distance == 0 ? nil : field + Int(distance)
+  }
+
+  /// A mangled name's length: up to its terminating zero, skipping the symbolic references
+  /// embedded in it (a marker byte, then a 4-byte relative or pointer-sized absolute reference).
+  static func mangledNameLength(_ name: UnsafeRawPointer) -> Int {
+    var length = 0
+    while true {
+      let byte = name.load(fromByteOffset: length, as: UInt8.self)
+      switch byte {
+      case 0: return length
+      case 0x01...0x17: length += 1 + 4
+      case 0x18...0x1F: length += 1 + MemoryLayout<Int>.size
+      default: length += 1
+      }
+    }
+  }
+}
+
+/// The runtime's resolver of a mangled type name in a generic context (what `Mirror` uses), found
+/// by name: its symbol is reserved, so it cannot be declared for direct calls. Its arguments are
+/// passed as a C function's would be.
+private let getTypeByMangledNameInContext:
+  (@convention(c) (UnsafePointer<UInt8>, UInt, UnsafeRawPointer?, UnsafeRawPointer?) -> UnsafeRawPointer?)? = {
+    #if canImport(Darwin)
+      let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+    #else
+      let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+    #endif
+    guard let symbol = dlsym(everywhere, "swift_getTypeByMangledNameInContext") else {
+      return nil
+    }
+    return unsafeBitCast(
+      symbol,
+      to: (@convention(c) (UnsafePointer<UInt8>, UInt, UnsafeRawPointer?, UnsafeRawPointer?) -> UnsafeRawPointer?).self)
+  }()
+
+private func _getTypeByMangledNameInContext(
+  _ name: UnsafePointer<UInt8>, _ nameLength: UInt,
+  genericContext: UnsafeRawPointer?, genericArguments: UnsafeRawPointer?
+) -> Any.Type? {
+  guard let resolve = getTypeByMangledNameInContext,
+    let metadata = resolve(name, nameLength, genericContext, genericArguments)
+  else { return nil }
+  return unsafeBitCast(metadata, to: Any.Type.self)
+}
