@@ -137,7 +137,7 @@ struct TodosFeature: Reducer {
   }
 
   var body: some Reducer<State, Action> {
-    Scope(state: \.counter, action: CasePath(Action.counter)) {
+    Scope(state: \.counter, action: Action.counter) {
       CounterFeature(fact: { "\($0) is a number" })
     }
     Reduce { state, action in
@@ -146,8 +146,8 @@ struct TodosFeature: Reducer {
       }
       return .none
     }
-    .forEach(\.todos, action: CasePath(Action.todos)) { TodoFeature() }
-    .ifLet(\.editing, action: CasePath(Action.editing)) { TodoFeature() }
+    .forEach(\.todos, action: Action.todos) { TodoFeature() }
+    .ifLet(\.editing, action: Action.editing) { TodoFeature() }
   }
 }
 
@@ -157,6 +157,55 @@ struct TodosFeature: Reducer {
   await store.send(.todos(.element(id: 0, action: .toggle))) { $0.todos[id: 0]?.isDone = true }
   await store.send(.counter(.increment)) { $0.counter.count = 1 }
   await store.send(.editing(.toggle))  // no todo being edited: ignored (and reported)
+}
+
+// The README's "Actions and case paths" example, verbatim from here to the end of the test.
+
+let rename = CasePath(TodosFeature.Action.todos)[id: 0].appending(TodoFeature.Action.rename)
+
+enum Screen: Equatable, CasePathable { case counter(Counter), about(String) }
+
+struct ScreenFeature: Reducer {
+  enum Action: Equatable, Sendable { case counter(CounterFeature.Action), showAbout }
+  var body: some Reducer<Screen, Action> {
+    Reduce { state, action in
+      if case .showAbout = action { state = .about("ValueStore") }
+      return .none
+    }
+    .ifCaseLet(Screen.counter, action: Action.counter) {  // runs while the screen is a counter
+      CounterFeature(fact: { "\($0) is a number" })
+    }
+  }
+}
+
+struct App: ObservableState, Equatable {
+  struct Fields: Equatable { var screen = Screen.counter(Counter()) }
+  var _$fields = Observed(Fields())
+}
+
+struct AppFeature: Reducer {
+  enum Action: Equatable, Sendable { case screen(ScreenFeature.Action) }
+  var body: some Reducer<App, Action> {
+    Scope(state: \.screen, action: Action.screen) { ScreenFeature() }
+  }
+}
+
+@MainActor @Test func appReceivesByCase() async {
+  let store = TestStore(initialState: App()) { AppFeature() }
+  let counter = CasePath(AppFeature.Action.screen).appending(ScreenFeature.Action.counter)
+  await store.send(counter, .increment) {
+    $0.screen.modify(Screen.counter) { $0.count = 1 }   // edits the case in place
+  }
+  await store.send(counter, .factButtonTapped)
+  // By case: any payload, or this payload (only it must be Equatable, not the action).
+  await store.receive(counter.appending(CounterFeature.Action.factResponse), "1 is a number") {
+    $0.screen.modify(Screen.counter) { $0.fact = "1 is a number" }
+  }
+}
+
+@Test func renameExample() {
+  #expect(rename.embed("Eggs") == .todos(.element(id: 0, action: .rename("Eggs"))))
+  #expect(rename.extract(from: .todos(.element(id: 0, action: .rename("Eggs")))) == "Eggs")
 }
 
 @MainActor @Test func declaringStateExample() {

@@ -51,10 +51,10 @@ final class Renderer {
   }
 
   private func observeParts() {
-    let counter = store.scope(state: \.counter, action: CasePath(AppFeature.Action.counter))
-    let timer = store.scope(state: \.timer, action: CasePath(AppFeature.Action.timer))
-    let fact = store.scope(state: \.fact, action: CasePath(AppFeature.Action.fact))
-    let list = store.scope(state: \.list, action: CasePath(AppFeature.Action.list))
+    let counter = store.scope(state: \.counter, action: AppFeature.Action.counter)
+    let timer = store.scope(state: \.timer, action: AppFeature.Action.timer)
+    let fact = store.scope(state: \.fact, action: AppFeature.Action.fact)
+    let list = store.scope(state: \.list, action: AppFeature.Action.list)
 
     observe(.counter, counter) { "counter: \($0.count)" }
     observe(.timer, timer) { "timer: \($0.isOn ? "on" : "off"), \($0.seconds)s" }
@@ -66,7 +66,7 @@ final class Renderer {
     tokens.append(
       list.observe { [weak self] in
         // Reads the list's structure (ids, order, count) and nothing inside its counters.
-        let rows = list.scope(state: \.counters, action: CasePath(CounterListFeature.Action.counters))
+        let rows = list.scope(state: \.counters, action: CounterListFeature.Action.counters)
         // Starting and stopping row observers must not add their reads to this observer.
         untracked { self?.observeRows(rows) }
       })

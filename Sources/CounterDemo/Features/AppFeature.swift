@@ -25,10 +25,10 @@ struct AppFeature: Reducer {
   let clock: any Clock<Duration>
 
   var body: some Reducer<AppState, Action> {
-    Scope(state: \.counter, action: CasePath(Action.counter)) { CounterFeature() }
-    Scope(state: \.timer, action: CasePath(Action.timer)) { TimerFeature(clock: clock) }
-    Scope(state: \.fact, action: CasePath(Action.fact)) { FactFeature(clock: clock) }
-    Scope(state: \.list, action: CasePath(Action.list)) { CounterListFeature() }
+    Scope(state: \.counter, action: Action.counter) { CounterFeature() }
+    Scope(state: \.timer, action: Action.timer) { TimerFeature(clock: clock) }
+    Scope(state: \.fact, action: Action.fact) { FactFeature(clock: clock) }
+    Scope(state: \.list, action: Action.list) { CounterListFeature() }
     Reduce { state, action in
       guard case .factAboutCounter = action else { return .none }
       return .send(.fact(.request(state.counter.count)))

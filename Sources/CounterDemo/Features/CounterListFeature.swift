@@ -37,6 +37,6 @@ struct CounterListFeature: Reducer {
       }
       return .none
     }
-    .forEach(\.counters, action: CasePath(Action.counters)) { CounterFeature() }
+    .forEach(\.counters, action: Action.counters) { CounterFeature() }
   }
 }
