@@ -34,17 +34,27 @@ extension TestStore where Action: Equatable {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    await receive(
+      expected, matching: { $0 == expected }, timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+}
+
+extension TestStore {
+  /// Receives an action for which `isMatching` is true; a mismatch is diffed against `expected`.
+  func receive(
+    _ expected: Action, matching isMatching: (Action) -> Bool, timeout: Duration?,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?, at site: CallSite
+  ) async {
     await receiveAction(
-      matching: { $0 == expected },
+      matching: isMatching,
       describedAs: { String(customDumping: expected) },
       mismatch: { received in
         differenceMessage(
           "Received unexpected action: …", expected, received,
           firstName: "Expected", secondName: "Received")
       },
-      timeout: timeout, updateStateToExpectedResult,
-      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+      timeout: timeout, updateStateToExpectedResult, at: site)
   }
 }
 

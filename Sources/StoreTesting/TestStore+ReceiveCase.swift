@@ -73,17 +73,9 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let expected = casePath.embed(payload)
-    await receiveAction(
-      matching: { casePath.extract(from: $0) == payload },
-      describedAs: { String(customDumping: expected) },
-      mismatch: { received in
-        differenceMessage(
-          "Received unexpected action: …", expected, received, firstName: "Expected", secondName: "Received")
-      },
-      timeout: timeout, updateStateToExpectedResult,
-      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+    await receive(
+      casePath.embed(payload), matching: { casePath.extract(from: $0) == payload }, timeout: timeout,
+      updateStateToExpectedResult, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that the store received the action of the case `embed` constructs with `payload`.
