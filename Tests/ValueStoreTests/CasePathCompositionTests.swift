@@ -43,9 +43,21 @@ import Testing
   }
   indirect enum Tree: Sendable { case leaf(Int), node(Tree), label(String) }
 
+  enum Single: Sendable { case only(Payload), none }
+
+  @Test func modifyChangesAUniquelyTypedPayloadWhereItIs() {
+    var single = Single.only(Payload())
+    let wasUnique = CasePath(Single.only).modify(&single) { payload -> Bool in
+      payload.count += 1
+      return isKnownUniquelyReferenced(&payload.storage)
+    }
+    #expect(wasUnique == true)
+    #expect(CasePath(Single.only).extract(from: single)?.count == 1)
+  }
+
   @Test func modifyChangesThePayloadWhereItIsWithoutCopyingIt() {
     var holder = Holder.b(Payload())
-    let path = CasePath(Holder.b)
+    let path = CasePath(Holder.b)  // `.a` carries a `Payload` too: the case is learned
     for round in 1...3 {  // before and after the case path learns its case
       let wasUnique = path.modify(&holder) { payload -> Bool in
         payload.count += 1
@@ -94,6 +106,15 @@ import Testing
     let search = CasePath(AppAction.tab).appending(TabAction.list).appending(ListAction.search)
     search.modify(&action) { $0 += "b" }
     #expect(action == .tab(.list(.search("ab"))))
+  }
+
+  @Test func aCasePathIsDescribedByItsCase() {
+    #expect("\(CasePath(AppAction.tab))" == "CasePathCompositionTests.AppAction.tab")
+    let shared = CasePath(Holder.b)
+    #expect("\(shared)" == "a case of CasePathCompositionTests.Holder with a Payload")
+    _ = shared.extract(from: .b(Payload()))
+    #expect("\(shared)" == "CasePathCompositionTests.Holder.b")
+    #expect("\(CasePath(AppAction.rows)[id: 3])" == "CasePathCompositionTests.AppAction.rows → element(id: 3)")
   }
 
   @Test func casePathableReadsTestsAndChangesCases() {

@@ -1,11 +1,13 @@
 import Synchronization
 
-/// Extraction for a ``CasePath`` made from a case constructor: by the value's case, as the
-/// runtime numbers it (``EnumTag``), and the payload read in place (``EnumPayload``).
+/// Extraction for a ``CasePath`` made from the constructor of a case whose payload type other
+/// cases carry too (`.a(Int)`, `.b(Int)`), or whose layout the descriptor does not tell: by the
+/// value's case, as the runtime numbers it (``EnumTag``), and the payload read in place
+/// (``EnumPayload``).
 ///
-/// Which case `embed` makes is only known from a value of that case, so it is learned the first
-/// time a payload is extracted; from then on an extraction compares one tag and projects, with no
-/// lookup. One object per case path: a `body` rebuilt for each action makes one per scope.
+/// Which of the cases `embed` makes is only known from a value of that case, so it is learned
+/// the first time a payload is extracted; from then on an extraction compares one tag and
+/// projects, with no lookup.
 @usableFromInline
 final class CaseExtractor<Root, Value>: Sendable {
   @usableFromInline let embed: @Sendable (Value) -> Root
@@ -28,18 +30,20 @@ final class CaseExtractor<Root, Value>: Sendable {
 
   @inlinable
   func extract(_ root: Root) -> Value? {
-    let known: (tag: UInt32, isIndirect: Bool)
-    if let learned = learnedCase {
-      known = learned
-    } else {
-      switch learn(from: root) {
-      case let .known(tag, isIndirect): known = (tag, isIndirect)
-      case .otherCase: return nil
-      case .unknown: return reflect(root)
-      }
+    switch learnedCase(from: root) {
+    case let .known(tag, isIndirect):
+      guard EnumTag.tag(of: root) == tag else { return nil }
+      return EnumPayload.project(root, indirect: isIndirect, as: Value.self)
+    case .otherCase: return nil
+    case .unknown: return reflect(root)
     }
-    guard EnumTag.tag(of: root) == known.tag else { return nil }
-    return EnumPayload.project(root, indirect: known.isIndirect, as: Value.self)
+  }
+
+  /// The case, learned now from `root` if not before.
+  @inlinable
+  func learnedCase(from root: Root) -> Learning {
+    if let known = learnedCase { return .known(tag: known.tag, isIndirect: known.isIndirect) }
+    return learn(from: root)
   }
 
   @usableFromInline
@@ -84,22 +88,5 @@ final class CaseExtractor<Root, Value>: Sendable {
       Mirror(reflecting: embed(value)).children.first?.label == child.label
     else { return nil }
     return value
-  }
-
-  /// Runs `body` on the payload in place, if `root` is the case and its payload is not indirect;
-  /// `.none` when that cannot be done in place (the caller extracts and embeds instead).
-  func modifyInPlace<Result>(
-    _ root: inout Root, _ body: (inout Value) throws -> Result
-  ) rethrows -> Result?? {
-    if learnedCase == nil, case .otherCase = learn(from: root) { return .some(nil) }
-    guard let known = learnedCase, !known.isIndirect else { return nil }
-    guard EnumTag.tag(of: root) == known.tag else { return .some(nil) }
-    return .some(try EnumPayload.modify(&root, tag: known.tag, as: Value.self, body))
-  }
-
-  var description: String {
-    let type = String(reflecting: Root.self).split(separator: ".", maxSplits: 1).last.map(String.init) ?? "\(Root.self)"
-    return EnumPayload.caseName(Root.self, payload: Value.self).map { "\(type).\($0)" }
-      ?? "a case of \(type) with a \(Value.self)"
   }
 }

@@ -25,8 +25,10 @@ public struct CasePath<Root, Value>: Sendable {
 
   @usableFromInline
   enum Extraction: Sendable {
-    /// Made from a case constructor: by the case.
-    case byCase(CaseExtractor<Root, Value>)
+    /// Made from the constructor of the only case carrying a `Value`: the case's tag.
+    case known(tag: UInt32, isIndirect: Bool)
+    /// Made from a case constructor whose case is learned from values.
+    case learning(CaseExtractor<Root, Value>)
     /// Explicit, or composed.
     case explicit(@Sendable (Root) -> Value?, describe: @Sendable () -> String)
   }
@@ -53,7 +55,11 @@ public struct CasePath<Root, Value>: Sendable {
   @inlinable
   public init(_ embed: @escaping @Sendable (Value) -> Root) {
     self.embed = embed
-    self.extraction = .byCase(CaseExtractor(embed))
+    if case let .unique(tag, isIndirect) = EnumPayload.carrier(of: Value.self, in: Root.self) {
+      self.extraction = .known(tag: tag, isIndirect: isIndirect)
+    } else {
+      self.extraction = .learning(CaseExtractor(embed))
+    }
   }
 
   /// Extraction by reflection (what extraction falls back to), for tests.
@@ -65,7 +71,9 @@ public struct CasePath<Root, Value>: Sendable {
   @inlinable
   public func extract(from root: Root) -> Value? {
     switch extraction {
-    case let .byCase(extractor): extractor.extract(root)
+    case let .known(tag, isIndirect):
+      EnumTag.tag(of: root) == tag ? EnumPayload.project(root, indirect: isIndirect, as: Value.self) : nil
+    case let .learning(extractor): extractor.extract(root)
     case let .explicit(extract, _): extract(root)
     }
   }
@@ -82,8 +90,20 @@ public struct CasePath<Root, Value>: Sendable {
   /// extracted, changed and embedded again.
   @discardableResult
   public func modify<Result>(_ root: inout Root, _ body: (inout Value) throws -> Result) rethrows -> Result? {
-    if case let .byCase(extractor) = extraction, let result = try extractor.modifyInPlace(&root, body) {
-      return result
+    let known: (tag: UInt32, isIndirect: Bool)?
+    switch extraction {
+    case let .known(tag, isIndirect): known = (tag, isIndirect)
+    case let .learning(extractor):
+      switch extractor.learnedCase(from: root) {
+      case let .known(tag, isIndirect): known = (tag, isIndirect)
+      case .otherCase: return nil
+      case .unknown: known = nil
+      }
+    case .explicit: known = nil
+    }
+    if let known, !known.isIndirect {
+      guard EnumTag.tag(of: root) == known.tag else { return nil }
+      return try EnumPayload.modify(&root, tag: known.tag, as: Value.self, body)
     }
     guard var value = extract(from: root) else { return nil }
     let result = try body(&value)
@@ -131,7 +151,8 @@ extension CasePath: CustomStringConvertible {
   /// The case, for messages: `AppAction.counter`, `AppAction.rows → element(id: 3)`.
   public var description: String {
     switch extraction {
-    case let .byCase(extractor): extractor.description
+    case let .known(tag, _): EnumPayload.describe(Root.self, Value.self, tag: tag)
+    case let .learning(extractor): EnumPayload.describe(Root.self, Value.self, tag: extractor.learnedCase?.tag)
     case let .explicit(_, describe): describe()
     }
   }

@@ -10,6 +10,7 @@ import Synchronization
 @usableFromInline
 enum EnumPayload {
   /// Which case of an enum carries a payload type.
+  @usableFromInline
   enum Carrier {
     /// Exactly one case: this one.
     case unique(tag: UInt32, isIndirect: Bool)
@@ -20,6 +21,7 @@ enum EnumPayload {
   }
 
   /// The case of `Root` that carries a `Value`.
+  @usableFromInline
   static func carrier<Root, Value>(of _: Value.Type, in _: Root.Type) -> Carrier {
     guard EnumTag.isEnum(Root.self), !isTuple(Value.self), let cases = cases(of: Root.self) else { return .unknown }
     return cases.carriers[ObjectIdentifier(Value.self)] ?? .unknown
@@ -147,11 +149,13 @@ enum EnumPayload {
       .map { Unmanaged<Snapshot>.fromOpaque($0).takeUnretainedValue() }
   }
 
-  /// The name of `Root`'s case that carries a `Value`, if only one does: for messages.
-  static func caseName<Root, Value>(_: Root.Type, payload _: Value.Type) -> String? {
-    guard EnumTag.isEnum(Root.self), let cases = cases(of: Root.self)?.cases else { return nil }
-    let named = cases.filter { $0.payloadType == Value.self }
-    return named.count == 1 ? named[0].name : nil
+  /// `Root`'s case `tag`, or the one that carries a `Value`, for messages: `AppAction.counter`.
+  static func describe<Root, Value>(_: Root.Type, _: Value.Type, tag: UInt32?) -> String {
+    let type = String(reflecting: Root.self).split(separator: ".", maxSplits: 1).last.map(String.init) ?? "\(Root.self)"
+    let cases = EnumTag.isEnum(Root.self) ? cases(of: Root.self)?.cases ?? [] : []
+    let named = tag.map { tag in cases.indices.contains(Int(tag)) ? [cases[Int(tag)]] : [] }
+      ?? cases.filter { $0.payloadType == Value.self }
+    return named.count == 1 ? "\(type).\(named[0].name)" : "a case of \(type) with a \(Value.self)"
   }
 
   /// The enum's cases in the runtime's numbering, from its type descriptor's field records (in
