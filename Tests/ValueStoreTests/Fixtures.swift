@@ -32,10 +32,12 @@ struct Child: ObservableState, Equatable, Sendable {
 enum Mode: Equatable, Sendable, ObservationIdentifiable {
   case idle
   case editing(Child)
+  /// A plain payload: its identity is opaque (`ObservationIdentity(caseOf:)`), compared by value.
+  case note(String)
 
   var observationIdentity: ObservationIdentity {
     switch self {
-    case .idle: ObservationIdentity(caseOf: self)
+    case .idle, .note: ObservationIdentity(caseOf: self)
     case let .editing(child): ObservationIdentity(caseOf: self, child)
     }
   }

@@ -38,7 +38,7 @@ extension RelState {
     let rows = fields.rows._elements.map { "\($0.id):\($0._$fields.fields.count)|\($0._$fields.fields.title)" }
     return "count=\(fields.count) name=\(fields.name) child=\(relDescribe(fields.child)) "
       + "optional=\(relDescribe(fields.optional)) "
-      + "mode=\(fields.mode.payload.map { relDescribe($0) } ?? "idle") rows=\(rows)"
+      + "mode=\(RelPath.describe(fields.mode)) rows=\(rows)"
   }
 }
 
@@ -58,7 +58,7 @@ extension MState {
     func describe(_ child: MChild?) -> String { child.map { "\($0.count)|\($0.title)" } ?? "nil" }
     let rows = self.rows.rows.map { "\($0.id):\($0.count)|\($0.title)" }
     return "count=\(count) name=\(name) child=\(describe(child)) "
-      + "optional=\(describe(optional)) mode=\(mode.payload.map { describe($0) } ?? "idle") rows=\(rows)"
+      + "optional=\(describe(optional)) mode=\(mode.payload.map { "editing(\(describe($0)))" } ?? mode.plainPart) rows=\(rows)"
   }
 }
 

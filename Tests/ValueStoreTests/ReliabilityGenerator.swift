@@ -114,7 +114,9 @@ struct RelGenerator {
   /// A step on the observed value.
   func step(_ r: inout RelRandom) -> RelStep {
     let (d, s, id, k) = (r.pick(Self.deltas), r.pick(Self.titles), r.pick(Self.ids), r.int(0...RelCopies.slots - 1))
-    if r.chance(5) { return r.pick([.maybeModeNil, .maybeModeIdle, .maybeModeNew(r.pick([0, 1]))]) }
+    if r.chance(5) {
+      return r.pick([.maybeModeNil, .maybeModeIdle, .maybeModeNew(r.pick([0, 1])), .maybeModeNote(r.pick(Self.titles))])
+    }
     switch r.int(0...99) {
     case 0..<6: return .addCount(d)
     case 6..<9: return .setName(s)
@@ -132,7 +134,7 @@ struct RelGenerator {
     case 35..<36: return .optionalTitle(s)
     case 36..<37: return .optionalFromChild
     case 37..<39: return .optionalFromCopy(k)
-    case 39..<40: return .modeIdle
+    case 39..<40: return r.pick([.modeIdle, .modeNote(s), .modeNoteAppend(s), .modeNoteAppend(s)])
     case 40..<42: return .modeNew(r.pick([0, 1]))
     case 42..<45: return r.chance(50) ? .modeAdd(d) : .modeAddInPlace(d)
     case 45..<46: return .modeFromChild
@@ -163,7 +165,7 @@ struct RelGenerator {
     let (d, s, id) = (r.pick(Self.deltas), r.pick(Self.titles), r.pick(Self.ids))
     return r.pick([
       .addCount(d), .setName(s), .childAdd(d), .childAdd(d), .childTitle(s), .childAppendTitle(s), .childNew(0),
-      .optionalAdd(d), .optionalNil, .modeAdd(d), .modeAddInPlace(d), .rowAdd(id, d), .rowAdd(id, d), .rowTitle(id, s),
+      .optionalAdd(d), .optionalNil, .modeAdd(d), .modeAddInPlace(d), .modeNoteAppend(s), .rowAdd(id, d), .rowAdd(id, d), .rowTitle(id, s),
       .rowsAppend(id), .rowsRemove(id), .rowsSortByID(descending: true), .rowSetNew(id, 0),
     ])
   }

@@ -265,7 +265,9 @@ extension RelStep {
       .childFromCopy, .childFromOptional:
       .child
     case .optionalNil, .optionalNew, .optionalAdd, .optionalTitle, .optionalFromChild, .optionalFromCopy: .optional
-    case .modeIdle, .modeNew, .modeAdd, .modeAddInPlace, .modeFromChild, .modeFromCopy, .maybeModeNil, .maybeModeIdle, .maybeModeNew: .mode
+    case .modeIdle, .modeNew, .modeAdd, .modeAddInPlace, .modeFromChild, .modeFromCopy, .maybeModeNil, .maybeModeIdle, .maybeModeNew,
+      .modeNote, .modeNoteAppend, .maybeModeNote:
+      .mode
     default: .rows
     }
   }

@@ -99,6 +99,16 @@ struct MChild: Equatable {
 enum MMode: Equatable {
   case idle
   case editing(MChild)
+  case note(String)
+
+  /// The case (0, 1, 2) and a plain payload: what tells two values apart besides the child.
+  var plainPart: String {
+    switch self {
+    case .idle: "idle"
+    case .editing: "editing"
+    case let .note(text): "note(\(text))"
+    }
+  }
 
   var payload: MChild? {
     if case let .editing(child) = self { return child }

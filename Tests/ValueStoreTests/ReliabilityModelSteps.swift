@@ -66,6 +66,10 @@ extension RelStep {
     case let .modeNew(c): s.throughSlot(t) { $0.mode = .editing(MChild(count: c, t)) }
     case .maybeModeNil: s.throughSlot(t) { $0.maybeMode = nil }
     case .maybeModeIdle: s.throughSlot(t) { $0.maybeMode = .idle }
+    case let .modeNote(text): s.throughSlot(t) { $0.mode = .note(text) }
+    case let .modeNoteAppend(suffix):
+      s.throughSlot(t) { if case let .note(text) = $0.mode { $0.mode = .note(text + suffix) } }
+    case let .maybeModeNote(text): s.throughSlot(t) { $0.maybeMode = .note(text) }
     case let .maybeModeNew(c): s.throughSlot(t) { $0.maybeMode = .editing(MChild(count: c, t)) }
     case let .modeAdd(d), let .modeAddInPlace(d):
       s.throughSlot(t) {

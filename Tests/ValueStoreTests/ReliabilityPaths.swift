@@ -99,6 +99,14 @@ func relDescribe(_ child: Child?) -> String {
 }
 
 extension RelPath {
+  static func describe(_ mode: Mode) -> String {
+    switch mode {
+    case .idle: "idle"
+    case let .editing(child): "editing(\(relDescribe(child)))"
+    case let .note(text): "note(\(text))"
+    }
+  }
+
   /// Reads the path as an observer would, returning what it read.
   func read(_ root: RelRootFields) -> String {
     switch self {
@@ -110,11 +118,10 @@ extension RelPath {
     case .childTitle: return root.child().title
     case .optional: return relDescribe(root.optional())
     case .optionalCount: return root.optional().map { "\($0.count)" } ?? "nil"
-    case .mode: return root.mode().payload.map { "editing(\(relDescribe($0)))" } ?? "idle"
+    case .mode: return Self.describe(root.mode())
     case .modeCount: return root.mode().payload.map { "\($0.count)" } ?? "nil"
     case .maybeMode:
-      guard let mode = root.maybeMode() else { return "nil" }
-      return mode.payload.map { "editing(\(relDescribe($0)))" } ?? "idle"
+      return root.maybeMode().map(Self.describe) ?? "nil"
     case .rows:
       let rows = root.rows()
       return untracked { "\(Array(rows.ids))" }
@@ -135,6 +142,12 @@ extension RelPath {
   /// What the reference model says the path reads.
   func read(_ state: MState) -> String {
     func describe(_ child: MChild?) -> String { child.map { "\($0.count)|\($0.title)" } ?? "nil" }
+    func describe(_ mode: MMode) -> String {
+      switch mode {
+      case let .editing(child): "editing(\(describe(child)))"
+      case .idle, .note: mode.plainPart
+      }
+    }
     switch self {
     case .count: return "\(state.count)"
     case .isEven: return "\(state.count.isMultiple(of: 2))"
@@ -144,11 +157,10 @@ extension RelPath {
     case .childTitle: return state.child.title
     case .optional: return describe(state.optional)
     case .optionalCount: return state.optional.map { "\($0.count)" } ?? "nil"
-    case .mode: return state.mode.payload.map { "editing(\(describe($0)))" } ?? "idle"
+    case .mode: return describe(state.mode)
     case .modeCount: return state.mode.payload.map { "\($0.count)" } ?? "nil"
     case .maybeMode:
-      guard let mode = state.maybeMode else { return "nil" }
-      return mode.payload.map { "editing(\(describe($0)))" } ?? "idle"
+      return state.maybeMode.map(describe) ?? "nil"
     case .rows: return "\(state.rows.ids)"
     case .rowsCount: return "\(state.rows.rows.count)"
     case let .rowsContains(id): return "\(state.rows.index(id) != nil)"
@@ -196,8 +208,7 @@ extension RelPath {
     case .modeCount:
       return Self.changed(.count, before.mode.payload, after.mode.payload) || Self.caseChanged(before.mode, after.mode)
     case .maybeMode:
-      let caseOf = { (mode: MMode?) in mode.map { $0.payload == nil ? 1 : 2 } ?? 0 }
-      return caseOf(before.maybeMode) != caseOf(after.maybeMode)
+      return before.maybeMode?.plainPart != after.maybeMode?.plainPart
         || Self.replaced(before.maybeMode?.payload, after.maybeMode?.payload)
     case .rows: return before.rows.hist.written(toReach: after.rows.hist) == nil
     case .rowsCount, .rowsContains, .rowsStructure: return before.rows.hist.changed(.structure, toReach: after.rows.hist)
@@ -226,8 +237,9 @@ extension RelPath {
     }
   }
 
+  /// The case, or a plain payload, changed.
   private static func caseChanged(_ before: MMode, _ after: MMode) -> Bool {
-    (before.payload == nil) != (after.payload == nil)
+    before.plainPart != after.plainPart
   }
 
   /// An element read by id: its identity and field while present; the structure while absent

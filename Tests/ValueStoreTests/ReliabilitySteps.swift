@@ -16,6 +16,8 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
   case optionalNil, optionalNew(Int), optionalAdd(Int), optionalTitle(String), optionalFromChild, optionalFromCopy(Int)
   case modeIdle, modeNew(Int), modeAdd(Int), modeAddInPlace(Int), modeFromChild, modeFromCopy(Int)
   case maybeModeNil, maybeModeIdle, maybeModeNew(Int)
+  /// A plain payload: `mode = .note(s)`, appended to in place, `maybeMode = .note(s)`.
+  case modeNote(String), modeNoteAppend(String), maybeModeNote(String)
   case rowsAppend(Int), rowsInsert(Int, at: Int), rowsAppendCopy(Int), rowsRemove(Int), rowsSetNil(Int)
   case rowAdd(Int, Int), rowTitle(Int, String), rowSetNew(Int, Int), rowSetCopy(Int)
   case rowsMove(Int, to: Int), rowsSwap(Int, Int), rowsSortByID(descending: Bool), rowsSortByCount
@@ -50,6 +52,9 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
     case let .modeNew(c): "mode = .editing(Child(count: \(c)))"
     case .maybeModeNil: "maybeMode = nil"
     case .maybeModeIdle: "maybeMode = .idle"
+    case let .modeNote(s): "mode = .note(\"\(s)\")"
+    case let .modeNoteAppend(s): "CasePath(Mode.note).modify(&mode) { $0 += \"\(s)\" }"
+    case let .maybeModeNote(s): "maybeMode = .note(\"\(s)\")"
     case let .maybeModeNew(c): "maybeMode = .editing(Child(count: \(c)))"
     case let .modeAdd(d): "mode.modifyEditing { $0.count += \(d) }"
     case let .modeAddInPlace(d): "CasePath(Mode.editing).modify(&mode) { $0.count += \(d) }"
@@ -148,6 +153,9 @@ extension RelStep {
     case let .modeNew(c): state.mode = .editing(Child(count: c))
     case .maybeModeNil: state.maybeMode = nil
     case .maybeModeIdle: state.maybeMode = .idle
+    case let .modeNote(s): state.mode = .note(s)
+    case let .modeNoteAppend(s): CasePath(Mode.note).modify(&state.mode) { $0 += s }
+    case let .maybeModeNote(s): state.maybeMode = .note(s)
     case let .maybeModeNew(c): state.maybeMode = .editing(Child(count: c))
     case let .modeAdd(d): state.mode.modifyEditing { $0.count += d }
     case let .modeAddInPlace(d): CasePath(Mode.editing).modify(&state.mode) { $0.count += d }

@@ -8,16 +8,19 @@ import Synchronization
 extension Array: ObservationIdentifiable where Element: ObservationIdentifiable {
   /// A fingerprint of the count and each element's identity, in order. A fork counts as the value
   /// it was forked from, so mutating an element while a snapshot is alive is not a structure change.
+  /// Opaque if an element's identity is (an enum case with a plain payload).
   @inlinable
   public var observationIdentity: ObservationIdentity {
     var hasher = Hasher()
     hasher.combine(count)
+    var isOpaque = false
     for element in self {
       let identity = element.observationIdentity
       hasher.combine(identity.extent.map { $0.lineageSerial } ?? identity.serial)
       hasher.combine(identity.tag)
+      isOpaque = isOpaque || identity.isOpaque
     }
-    return ObservationIdentity(case: hasher.finalize())
+    return ObservationIdentity(case: hasher.finalize(), opaque: isOpaque)
   }
 
   /// Gives every element (to any depth) an identity of its own: O(*n*), and a copy of the storage

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a parent compares, before and after a mutation of one of its fields, to tell an in-place
 /// mutation of the same value from its replacement by another value.
 ///
@@ -46,10 +48,34 @@ public struct ObservationIdentity: Equatable, Sendable {
   ///   mutating func _detach() { … }   // see ObservationIdentifiable
   /// }
   /// ```
+  ///
+  /// A case with a payload that is not observable (`case note(String)`) is described by its case
+  /// alone, which cannot tell `.note("a")` from `.note("b")`: its identity is *opaque* — equal to
+  /// no other, so writing such a value is a change, unless the place it is written to can compare
+  /// the values (the enum is `Equatable`), which it then does.
   @inlinable
   public init<Enum>(caseOf value: Enum) {
-    self.init(case: Int(EnumTag.tag(of: value)))
+    self = Self.caseIdentity(tag: EnumTag.tag(of: value), of: Enum.self)
   }
+
+  @usableFromInline
+  static func caseIdentity(tag: UInt32, of type: Any.Type) -> Self {
+    EnumPayload.caseInfo(type, tag: tag)?.isPayloadCase == false ? Self(case: Int(tag)) : opaque(tag: Int(tag))
+  }
+
+  /// An identity that does not describe its value (see ``init(caseOf:)``): its serial is one no
+  /// extent, no other opaque identity and not `absent` ever has.
+  @usableFromInline
+  static func opaque(tag: Int) -> Self {
+    Self(serial: opaqueSerials | nextOpaqueSerial.wrappingAdd(1, ordering: .relaxed).newValue, tag: tag, extent: nil)
+  }
+
+  @usableFromInline static let opaqueSerials: UInt64 = 1 << 63
+
+  /// Whether this identity does not describe its value: two values with opaque identities may be
+  /// equal; only comparing them tells.
+  @inlinable
+  var isOpaque: Bool { serial & Self.opaqueSerials != 0 && serial != Self.absent.serial }
 
   /// The identity of `value`'s case and of its observable `payload`.
   @inlinable
@@ -81,6 +107,12 @@ public struct ObservationIdentity: Equatable, Sendable {
   @usableFromInline
   static let absent = ObservationIdentity(serial: .max, tag: 0, extent: nil)
 
+  /// An identity that is opaque when `isOpaque` (a container of values with opaque identities).
+  @inlinable
+  init(case tag: Int, opaque isOpaque: Bool) {
+    self = isOpaque ? Self.opaque(tag: tag) : Self(case: tag)
+  }
+
   /// The identity of an enum case whose payload is observable: the case and the payload's identity.
   @inlinable
   public init(case tag: Int, _ payload: some ObservationIdentifiable) {
@@ -99,16 +131,19 @@ public struct ObservationIdentity: Equatable, Sendable {
 ///
 /// Observable structs, optionals of them, ``IdentifiedArray`` and arrays of observable elements
 /// conform already. Conform an enum whose cases carry observable state by returning the case and
-/// its payload (see ``ObservationIdentity/init(caseOf:_:)``), and by detaching the payload; then an
-/// action that leaves a payload-less case unchanged notifies nobody, and mutating a payload in
-/// place notifies only the payload's observers.
+/// its observable payload (see ``ObservationIdentity/init(caseOf:_:)``), the case alone for the
+/// other cases (payload-less or with a plain payload, ``ObservationIdentity/init(caseOf:)``), and
+/// by detaching the observable payload; then an action that leaves a case unchanged notifies
+/// nobody, and mutating an observable payload in place notifies only the payload's observers.
+/// Make the enum `Equatable`: a plain payload is then compared by value (otherwise every write of
+/// such a case through a field notifies its readers).
 ///
 /// ```swift
-/// enum Mode: ObservationIdentifiable {
-///   case idle, editing(Editor)
+/// enum Mode: Equatable, ObservationIdentifiable {
+///   case idle, note(String), editing(Editor)
 ///   var observationIdentity: ObservationIdentity {
 ///     switch self {
-///     case .idle: ObservationIdentity(caseOf: self)
+///     case .idle, .note: ObservationIdentity(caseOf: self)
 ///     case let .editing(editor): ObservationIdentity(caseOf: self, editor)
 ///     }
 ///   }
@@ -179,3 +214,7 @@ extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiab
   @inlinable
   public func _anchor() { self?._anchor() }
 }
+
+/// The counter of opaque identities' serials (``ObservationIdentity/opaque(tag:)``).
+@usableFromInline
+let nextOpaqueSerial = Atomic<UInt64>(0)

@@ -114,6 +114,8 @@ extension Observed {
       if let observable = FieldKind<T>.observable {
         _ = prepareToWrite()
         let before = observable._identity(of: _value[keyPath: keyPath])
+        // An identity that does not describe its value (a plain enum payload) is compared by value.
+        if before.isOpaque, FieldKind<T>.isEqual(_value[keyPath: keyPath], newValue) == true { return }
         _value[keyPath: keyPath] = newValue
         observable._makeIdentityUnique(&_value[keyPath: keyPath])
         reconcile(keyPath, before: before, as: observable)
@@ -124,13 +126,17 @@ extension Observed {
     }
     _modify {
       let observable = FieldKind<T>.observable
-      // What the write is compared with afterwards: the slot's identity, or the trivial value.
+      // What the write is compared with afterwards: the slot's identity, or the value (trivial, or
+      // with an opaque identity).
       var before: ObservationIdentity?
       var old: T?
       var bookkeeping = false
       if let observable {
         _ = prepareToWrite()
-        before = observable._identity(of: _value[keyPath: keyPath])
+        let identity = observable._identity(of: _value[keyPath: keyPath])
+        before = identity
+        // An identity that does not describe its value (a plain enum payload) is compared by value.
+        if identity.isOpaque, T.self is any Equatable.Type { old = _value[keyPath: keyPath] }
       } else if FieldKind<T>.isTrivialEquatable {
         old = _value[keyPath: keyPath]
       } else {
@@ -138,7 +144,9 @@ extension Observed {
       }
       yield &_value[keyPath: keyPath]
       if let observable, let before {
-        reconcile(keyPath, before: before, as: observable)
+        if old == nil || FieldKind<T>.isEqual(old!, _value[keyPath: keyPath]) == false {
+          reconcile(keyPath, before: before, as: observable)
+        }
       } else if let old {
         if FieldKind<T>.isEqual(old, _value[keyPath: keyPath]) == false, prepareToWrite() { didWrite(keyPath) }
       } else if _slowPath(bookkeeping) {

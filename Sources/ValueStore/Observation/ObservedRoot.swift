@@ -143,6 +143,8 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   _ body: (inout Value) throws(E) -> R
 ) throws(E) -> R {
   let before = value.observationIdentity
+  // An identity that does not describe its value (a plain enum payload) is compared by value.
+  let old = before.isOpaque && Value.self is any Equatable.Type ? value : nil
   context.holderDepth += 1
   // No strong reference to the root's extent may live across `body`: it would make the root look
   // shared, and every mutation would fork it.
@@ -151,7 +153,7 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
     // Nobody observes the root itself: only its slot needs reconciling (a fork to adopt).
     defer {
       context.holderDepth -= 1
-      reconcileRoot(&value, slot, before: before, previous: nil, orphans: [], context)
+      reconcileRoot(&value, slot, before: before, old: old, previous: nil, orphans: [], context)
     }
     return try body(&value)
   }
@@ -164,17 +166,18 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
     context.holderDepth -= 1
     let orphans = context.rootOrphans
     (context.rootSerial, context.rootOrphans) = (outerRoot, outerOrphans)
-    reconcileRoot(&value, slot, before: before, previous: previous, orphans: orphans, context)
+    reconcileRoot(&value, slot, before: before, old: old, previous: previous, orphans: orphans, context)
   }
   return try body(&value)
 }
 
 private func reconcileRoot<Value: ObservationIdentifiable>(
-  _ value: inout Value, _ slot: RootSlot, before: ObservationIdentity, previous: Extent?,
+  _ value: inout Value, _ slot: RootSlot, before: ObservationIdentity, old: Value?, previous: Extent?,
   orphans: [Registration], _ context: ThreadContext
 ) {
   let after = value.observationIdentity
   if after == before { return }
+  if let old, FieldKind<Value>.isEqual(old, value) == true { return }
   context.holderDepth += 1
   defer { context.holderDepth -= 1 }
   if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,

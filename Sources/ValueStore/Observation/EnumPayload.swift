@@ -96,6 +96,8 @@ enum EnumPayload {
     let name: String
     let payloadType: Any.Type?
     let isIndirect: Bool
+    /// Whether values of this case hold a payload (not a payload-less case, not an empty one).
+    var isPayloadCase = false
   }
 
   /// What each case of each enum type carries, by tag, read from its descriptor once; nil for a
@@ -188,7 +190,12 @@ enum EnumPayload {
       else { return nil }
       let isIndirect = record.load(as: UInt32.self) & 0x1 != 0
       let info = CaseInfo(name: caseName, payloadType: payloadType, isIndirect: isIndirect)
-      if isIndirect || size(of: payloadType) > 0 { withPayload.append(info) } else { without.append(info) }
+      if isIndirect || size(of: payloadType) > 0 {
+        withPayload.append(info)
+        withPayload[withPayload.count - 1].isPayloadCase = true
+      } else {
+        without.append(info)
+      }
     }
     guard withPayload.count == payloadCaseCount else { return nil }
     return withPayload + without
