@@ -23,6 +23,7 @@ public struct Effect<Action> {
     case concatenate([Effect])
     case cancellable(EffectID, cancelInFlight: Bool, Effect)
     case cancel(EffectID)
+    case dismiss
   }
 
   @usableFromInline let operation: Operation
@@ -83,25 +84,58 @@ public struct Effect<Action> {
 
   /// Transforms the actions this effect sends (how a parent runs a child's effects).
   public func map<Parent>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
+    transformed(transform, dismiss: nil, ids: nil)
+  }
+
+  /// Transforms the actions this effect sends; for a presented child, turns its dismissals into
+  /// the parent action that dismisses it (`dismiss`) and its cancellation ids into its own (`ids`).
+  func transformed<Parent>(
+    _ transform: @escaping @Sendable (Action) -> Parent,
+    dismiss: (@Sendable () -> Parent)?,
+    ids: ((EffectID) -> EffectID)?
+  ) -> Effect<Parent> {
+    let scoped = { (id: EffectID) in ids?(id) ?? id }
     switch operation {
     case .none: return .none
     case let .send(action): return .send(transform(action))
     case let .run(priority, body, handler):
       let mappedBody: @Sendable (Send<Parent>) async throws -> Void = { send in
-        try await body(send.map(transform))
+        try await body(send.map(transform, dismiss: dismiss))
       }
       var mappedHandler: (@Sendable (any Error, Send<Parent>) async -> Void)?
       if let handler {
-        mappedHandler = { error, send in await handler(error, send.map(transform)) }
+        mappedHandler = { error, send in await handler(error, send.map(transform, dismiss: dismiss)) }
       }
       return Effect<Parent>(.run(priority, mappedBody, mappedHandler))
-    case let .merge(effects): return Effect<Parent>(.merge(effects.map { $0.map(transform) }))
-    case let .concatenate(effects): return Effect<Parent>(.concatenate(effects.map { $0.map(transform) }))
+    case let .merge(effects):
+      return Effect<Parent>(.merge(effects.map { $0.transformed(transform, dismiss: dismiss, ids: ids) }))
+    case let .concatenate(effects):
+      return Effect<Parent>(
+        .concatenate(effects.map { $0.transformed(transform, dismiss: dismiss, ids: ids) }))
     case let .cancellable(id, cancelInFlight, effect):
-      return Effect<Parent>(.cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
-    case let .cancel(id): return Effect<Parent>(.cancel(id))
+      return Effect<Parent>(
+        .cancellable(
+          scoped(id), cancelInFlight: cancelInFlight,
+          effect.transformed(transform, dismiss: dismiss, ids: ids)))
+    case let .cancel(id): return Effect<Parent>(.cancel(scoped(id)))
+    case .dismiss: return dismiss.map { .send($0()) } ?? .dismiss
     }
   }
+}
+
+extension Effect {
+  /// Dismisses the presented feature (or pops the stack element) whose reducer returns it: the
+  /// parent receives its `.dismiss` (or `.popFrom(id:)`) action right after this one.
+  ///
+  /// ```swift
+  /// case .saveButtonTapped:
+  ///   return .dismiss
+  /// ```
+  ///
+  /// Outside a presentation or stack it does nothing and reports a ``RuntimeWarning``. From a
+  /// running effect, call ``Send/dismiss()``.
+  @inlinable
+  public static var dismiss: Self { Self(.dismiss) }
 }
 
 extension Effect where Action: Sendable {
@@ -124,9 +158,20 @@ extension Effect where Action: Sendable {
 /// was not wanted anymore.
 public struct Send<Action>: Sendable {
   let send: @MainActor @Sendable (Action) -> Void
+  /// What ``dismiss()`` does: sends the presenting parent its dismiss action; nil outside a
+  /// presentation.
+  let dismissal: (@MainActor @Sendable () -> Void)?
 
   /// A `Send` calling `send`.
-  public init(_ send: @escaping @MainActor @Sendable (Action) -> Void) { self.send = send }
+  public init(_ send: @escaping @MainActor @Sendable (Action) -> Void) {
+    self.send = send
+    self.dismissal = nil
+  }
+
+  init(_ send: @escaping @MainActor @Sendable (Action) -> Void, dismissal: (@MainActor @Sendable () -> Void)?) {
+    self.send = send
+    self.dismissal = dismissal
+  }
 
   /// Sends `action` unless the current task is cancelled.
   @MainActor
@@ -135,9 +180,33 @@ public struct Send<Action>: Sendable {
     send(action)
   }
 
-  func map<Child>(_ transform: @escaping @Sendable (Child) -> Action) -> Send<Child> {
+  /// Dismisses the presented feature (or pops the stack element) this effect belongs to, unless
+  /// the current task is cancelled: its parent receives the dismiss action (TCA's
+  /// `@Dependency(\.dismiss)`).
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   try await save()
+  ///   await send.dismiss()
+  /// }
+  /// ```
+  @MainActor
+  public func dismiss(fileID: StaticString = #fileID, line: UInt = #line) {
+    guard !Task.isCancelled else { return }
+    guard let dismissal else {
+      RuntimeWarning.report(
+        "dismiss() at \(fileID):\(line) was called from an effect of a feature that is not presented; ignored.")
+      return
+    }
+    dismissal()
+  }
+
+  func map<Child>(
+    _ transform: @escaping @Sendable (Child) -> Action, dismiss: (@Sendable () -> Action)?
+  ) -> Send<Child> {
     let send = self.send
-    return Send<Child> { send(transform($0)) }
+    let dismissal = dismiss.map { dismiss in { @MainActor @Sendable in send(dismiss()) } } ?? self.dismissal
+    return Send<Child>({ send(transform($0)) }, dismissal: dismissal)
   }
 }
 

@@ -35,6 +35,11 @@ final class EffectRunner<Action: Sendable> {
       cancellables[id, default: []].formUnion(ids)
     case .run, .concatenate:
       spawn(effect, in: group, send: send)
+    case .dismiss:
+      guard let dismissal = send.dismissal else {
+        return RuntimeWarning.report("Effect.dismiss was returned by a feature that is not presented; ignored.")
+      }
+      dismissal()
     }
   }
 
@@ -106,6 +111,8 @@ private func execute<Action: Sendable>(
     await execute(inner, send: send, onError: onError, cancel: cancel)
   case let .cancel(id):
     await cancel(id)
+  case .dismiss:
+    await send.dismiss()
   }
 }
 

@@ -20,6 +20,30 @@ enum StatePath<Root, Value> {
     .fields(keyPath)
   }
 
+  /// The child, read without recording a tracked access (reducers run untracked).
+  @inlinable
+  func get(_ root: Root) -> Value? {
+    switch self {
+    case let .keyPath(keyPath):
+      return root[keyPath: keyPath]
+    case let .fields(keyPath):
+      let observable = Root.self as! any ObservableState.Type
+      let value: Value = observable._get(root, field: keyPath)
+      return value
+    case let .case(casePath):
+      return casePath.extract(from: root)
+    }
+  }
+
+  /// Where the child lives, for telling presentations apart.
+  var location: AnyHashable {
+    switch self {
+    case let .keyPath(keyPath): keyPath
+    case let .fields(keyPath): keyPath
+    case let .case(casePath): "\(casePath)"
+    }
+  }
+
   /// `body`'s result on the child, or nil if `root` is in another case than the child's.
   @inlinable
   func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result? {
@@ -37,6 +61,16 @@ enum StatePath<Root, Value> {
 }
 
 extension ObservableState {
+  /// The field at `keyPath` (a `WritableKeyPath<Fields, Value>`) of `root`, a `Self` known as
+  /// `Root` only at run time.
+  @inlinable
+  static func _get<Root, Value>(_ root: Root, field keyPath: AnyKeyPath) -> Value {
+    withUnsafePointer(to: root) { root in
+      let state = UnsafeRawPointer(root).assumingMemoryBound(to: Self.self)
+      return state.pointee._$fields._value[keyPath: unsafeDowncast(keyPath, to: WritableKeyPath<Fields, Value>.self)]
+    }
+  }
+
   /// Projects the field at `keyPath` (a `WritableKeyPath<Fields, Value>`) of `root`, a `Self`
   /// known as `Root` only at run time.
   @inlinable @inline(__always)

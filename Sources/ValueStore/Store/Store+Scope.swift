@@ -25,16 +25,23 @@ extension Store {
     state: KeyPath<State, ChildState?>,
     action: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
-    guard let initial = withState({ $0[keyPath: state] }) else {
-      children[ScopeKey(state: state, action: ChildAction.self)] = nil
+    optionalChild(ScopeKey(state: state, action: ChildAction.self), { $0[keyPath: state] }, embed: action.embed)
+  }
+
+  /// The child store of a child that can be absent (cached under `key`), nil while it is.
+  func optionalChild<ChildState, ChildAction>(
+    _ key: ScopeKey, _ toState: @escaping (State) -> ChildState?,
+    embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction>? {
+    guard let initial = withState(toState) else {
+      children[key] = nil
       return nil
     }
-    return cachedChild(ScopeKey(state: state, action: ChildAction.self)) {
+    return cachedChild(key) {
       Store<ChildState, ChildAction>(
         core: ScopedCore(
           base: core, path: "\(core.path) → \(ChildState.self)",
-          initial: initial, canDisappear: true,
-          toState: { $0[keyPath: state] }, fromAction: action.embed))
+          initial: initial, canDisappear: true, toState: toState, fromAction: embed))
     }
   }
 
@@ -43,6 +50,9 @@ extension Store {
   /// ```swift
   /// let counterStore = appStore.scope(state: \.counter, action: AppAction.counter)
   /// ```
+  // Disfavored: a collection, stack or presentation field matches it too (its child being the
+  // whole collection), and their own overloads must win.
+  @_disfavoredOverload
   public func scope<ChildState, ChildAction>(
     state: KeyPath<State, ChildState>,
     action: @escaping @Sendable (ChildAction) -> Action
@@ -69,10 +79,11 @@ extension Store {
 
 /// Identifies a cached child store.
 struct ScopeKey: Hashable {
-  let state: AnyKeyPath
+  /// The key path to the child, or another description of where it is (a case).
+  let state: AnyHashable
   let action: ObjectIdentifier
 
-  init<Action>(state: AnyKeyPath, action: Action.Type) {
+  init<Action>(state: AnyHashable, action: Action.Type) {
     self.state = state
     self.action = ObjectIdentifier(action)
   }

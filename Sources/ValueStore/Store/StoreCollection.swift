@@ -59,10 +59,9 @@ extension Store {
     state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     action: CasePath<Action, IdentifiedAction<ID, ElementAction>>
   ) -> StoreCollection<ID, ElementState, ElementAction> {
-    let cache = cachedChild(ScopeKey(state: state, action: ElementAction.self)) {
-      elementStoreCache(state: state, action: action)
-    }
-    return StoreCollection(ids: withState { $0[keyPath: state].ids }, cache: cache)
+    elementStores(
+      key: ScopeKey(state: state, action: ElementAction.self), ids: { $0[keyPath: state].ids },
+      element: { $0[keyPath: state][id: $1] }, embed: { action.embed(.element(id: $0, action: $1)) })
   }
 
   /// The child stores of the elements of an identified array field, for the actions of the case
@@ -74,23 +73,38 @@ extension Store {
     scope(state: state, action: CasePath(action))
   }
 
+  /// The element stores of a collection of the state (cached under `key`), in the order `ids`
+  /// reads; `element` finds one, `embed` makes the action that carries one's action.
+  func elementStores<ID, ElementState, ElementAction>(
+    key: ScopeKey,
+    ids: @escaping (State) -> ContiguousArray<ID>,
+    element: @escaping (State, ID) -> ElementState?,
+    embed: @escaping @Sendable (ID, ElementAction) -> Action
+  ) -> StoreCollection<ID, ElementState, ElementAction> {
+    let cache = cachedChild(key) {
+      elementStoreCache(ids: ids, element: element, embed: embed)
+    }
+    return StoreCollection(ids: withState(ids), cache: cache)
+  }
+
   private func elementStoreCache<ID, ElementState, ElementAction>(
-    state: KeyPath<State, IdentifiedArray<ID, ElementState>>,
-    action: CasePath<Action, IdentifiedAction<ID, ElementAction>>
+    ids: @escaping (State) -> ContiguousArray<ID>,
+    element: @escaping (State, ID) -> ElementState?,
+    embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> ElementStoreCache<ID, ElementState, ElementAction> {
     let core = self.core
     let cache = ElementStoreCache<ID, ElementState, ElementAction>(
-      contains: { id in untracked { core.read { $0[keyPath: state].contains(id: id) } } },
+      contains: { id in untracked { core.read { element($0, id) != nil } } },
       make: { id in
         Store<ElementState, ElementAction>(
           core: ScopedCore(
             base: core, path: "\(core.path) → \(ElementState.self)[id: \(id)]",
-            initial: core.read { $0[keyPath: state][id: id]! }, canDisappear: true,
-            toState: { $0[keyPath: state][id: id] },
-            fromAction: { action.embed(.element(id: id, action: $0)) }))
+            initial: core.read { element($0, id)! }, canDisappear: true,
+            toState: { element($0, id) },
+            fromAction: { embed(id, $0) }))
       })
     pruneOnRemoval(cache, ids: { [weak core = core as AnyObject] in
-      (core as? any StoreCore<State, Action>)?.read { _ = $0[keyPath: state].ids }
+      (core as? any StoreCore<State, Action>)?.read { _ = ids($0) }
     })
     return cache
   }
