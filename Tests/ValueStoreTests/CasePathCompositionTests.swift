@@ -111,7 +111,7 @@ import Testing
   @Test func aCasePathIsDescribedByItsCase() {
     #expect("\(CasePath(AppAction.tab))" == "CasePathCompositionTests.AppAction.tab")
     let shared = CasePath(Holder.b)
-    #expect("\(shared)" == "a case of CasePathCompositionTests.Holder with a Payload")
+    #expect("\(shared)" == "CasePathCompositionTests.Holder.a or .b")  // not known until a value shows it
     _ = shared.extract(from: .b(Payload()))
     #expect("\(shared)" == "CasePathCompositionTests.Holder.b")
     #expect("\(CasePath(AppAction.rows)[id: 3])" == "CasePathCompositionTests.AppAction.rows → element(id: 3)")

@@ -106,3 +106,57 @@ import Testing
     #expect(CasePath(Optional<Int>.some).extract(from: 1) == 1)
   }
 }
+
+/// Payload shapes found by a user's probe (helper run, issue 15): labels, functions, misuse.
+@Suite(.timeLimit(.minutes(1))) struct CasePathShapeTests {
+  enum Labeled: Sendable, Equatable { case q(x: Int), r(y: String), pair(x: Int, y: String), n }
+  enum Collide: Sendable, Equatable { case a(Int), b(x: Int), n }
+  enum Functions: Sendable { case run(@Sendable () -> Void), map(@Sendable (Int) -> Int), n }
+  enum Generic<T: Sendable>: Sendable { case value(T), n }
+  enum Plain: Sendable, Equatable, CasePathable { case idle, busy, note(String) }
+
+  @Test func aLabeledPayloadIsItsUnlabeledType() {
+    #expect(CasePath(Labeled.q).extract(from: .q(x: 5)) == 5)
+    #expect(CasePath(Labeled.q).extract(from: .r(y: "s")) == nil)
+    #expect(CasePath(Labeled.r).extract(from: .r(y: "s")) == "s")
+    let pair = CasePath(Labeled.pair).extract(from: .pair(x: 1, y: "a"))
+    #expect(pair?.0 == 1 && pair?.1 == "a")
+    var value = Labeled.q(x: 1)
+    CasePath(Labeled.q).modify(&value) { $0 += 1 }
+    #expect(value == .q(x: 2))
+    #expect("\(CasePath(Labeled.q))" == "CasePathShapeTests.Labeled.q")
+  }
+
+  @Test func labeledAndUnlabeledCasesOfOneTypeAreTwoCases() {
+    #expect(CasePath(Collide.a).extract(from: .a(1)) == 1)
+    #expect(CasePath(Collide.a).extract(from: .b(x: 2)) == nil)
+    #expect(CasePath(Collide.b).extract(from: .a(1)) == nil)
+    #expect(CasePath(Collide.b).extract(from: .b(x: 2)) == 2)
+    var value = Collide.a(1)
+    #expect(CasePath(Collide.b).modify(&value) { $0 += 10 } == nil)
+    #expect(value == .a(1))
+  }
+
+  @Test func functionPayloadsReadableAsGenericValuesAreExtracted() {
+    final class Counter: @unchecked Sendable { var count = 0 }
+    let counter = Counter()
+    CasePath(Functions.run).extract(from: .run({ counter.count += 1 }))?()
+    #expect(counter.count == 1)
+    #expect(CasePath(Functions.map).extract(from: .n) == nil)  // another case: no need to read it
+    #expect(CasePath(Generic<@Sendable (Int) -> Int>.value).extract(from: .value({ $0 * 2 }))?(21) == 42)
+    let increment: (@Sendable (Int) -> Int)? = { $0 + 1 }
+    #expect(CasePath(Optional<@Sendable (Int) -> Int>.some).extract(from: increment)?(1) == 2)
+  }
+
+  @Test func aFunctionPayloadOfANonGenericEnumStopsWithAMessage() async {
+    await #expect(processExitsWith: .failure) {
+      _ = CasePath(Functions.map).extract(from: .map({ $0 * 2 }))
+    }
+  }
+
+  @Test func payloadLessCasesAreComparedByCase() {
+    #expect(Plain.idle.is(.idle))
+    #expect(!Plain.idle.is(.busy))
+    #expect(Plain.note("a").is(Plain.note))
+  }
+}

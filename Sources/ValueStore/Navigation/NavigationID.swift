@@ -31,7 +31,7 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
   private static func identifier<State>(of state: State, tag: UInt32?) -> AnyHashable? {
     func id<Value: Identifiable>(_ value: Value) -> AnyHashable { AnyHashable(value.id) }
     if let identifiable = state as? any Identifiable { return id(identifiable) }
-    guard let tag, let info = EnumPayload.caseInfo(State.self, tag: tag), info.isPayloadCase,
+    guard let tag, let info = EnumPayload.caseInfo(State.self, tag: tag), info.isPayloadCase, info.isReadable,
       let payloadType = info.payloadType as? any Identifiable.Type
     else { return nil }
     func payloadID<Payload: Identifiable>(_: Payload.Type) -> AnyHashable {

@@ -5,8 +5,12 @@ import Synchronization
 /// carries which payload type (and whether indirectly) from the enum's field descriptor, read
 /// once per type, and the payload from the value witnesses that project it in place.
 ///
-/// Used by ``CaseExtractor``; what it cannot decide (a tuple payload, whose labels make types
-/// compare unequal; a descriptor it cannot read) is left to reflection.
+/// Payload types are compared by *shape*, without tuple labels: a case constructor's parameter
+/// types are unlabeled (`case a(x: Int)` makes an `(Int) -> E`, `case b(x: Int, y: Int)` an
+/// `(Int, Int) -> E`), while the descriptor records `(x: Int)` and `(x: Int, y: Int)`.
+///
+/// Used by ``CaseExtractor``; what it cannot decide (a descriptor it cannot read; a payload
+/// stored differently than a generic `Value` would be) is left to reflection.
 @usableFromInline
 enum EnumPayload {
   /// Which case of an enum carries a payload type.
@@ -23,8 +27,56 @@ enum EnumPayload {
   /// The case of `Root` that carries a `Value`.
   @usableFromInline
   static func carrier<Root, Value>(of _: Value.Type, in _: Root.Type) -> Carrier {
-    guard EnumTag.isEnum(Root.self), !isTuple(Value.self), let cases = cases(of: Root.self) else { return .unknown }
-    return cases.carriers[ObjectIdentifier(Value.self)] ?? .unknown
+    guard EnumTag.isEnum(Root.self), let cases = cases(of: Root.self) else { return .unknown }
+    return cases.carriers[Shape(Value.self)] ?? .unknown
+  }
+
+  /// A type without tuple labels: a one-element tuple is its element.
+  enum Shape: Hashable {
+    case type(ObjectIdentifier)
+    case tuple([ObjectIdentifier])
+
+    init(_ type: Any.Type) {
+      let elements = EnumPayload.tupleElements(type)
+      switch elements?.count {
+      case nil: self = .type(ObjectIdentifier(type))
+      case 1: self = .type(ObjectIdentifier(elements![0]))
+      default: self = .tuple(elements!.map(ObjectIdentifier.init))
+      }
+    }
+  }
+
+  /// A tuple type's element types (tuple metadata: kind, count, labels, then (type, offset)
+  /// pairs); nil for another type.
+  static func tupleElements(_ type: Any.Type) -> [Any.Type]? {
+    let metadata = EnumTag.metadata(type)
+    guard metadata.load(as: Int.self) == 0x301 else { return nil }
+    let count = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: Int.self)
+    return (0..<count).map { index in
+      let element = metadata.load(fromByteOffset: 3 * MemoryLayout<Int>.size + index * 2 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+      return unsafeBitCast(element, to: Any.Type.self)
+    }
+  }
+
+  /// Whether a value of `type` stored in a (non-generic) enum has the layout a generic `Value`
+  /// of that type has. Functions and metatypes do not: a concrete context stores them in their
+  /// own representation (a thin metatype, a function without reabstraction), also inside tuples
+  /// and optionals.
+  static func isStoredAsGeneric(_ type: Any.Type) -> Bool {
+    let metadata = EnumTag.metadata(type)
+    switch metadata.load(as: Int.self) {
+    case 0x302:  // function: only `() -> ()` is the same in every representation
+      let parameterCount = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self) & 0xFFFF
+      let result = unsafeBitCast(
+        metadata.load(fromByteOffset: 2 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self), to: Any.Type.self)
+      return parameterCount == 0 && result == Void.self
+    case 0x304: return false  // metatype
+    case 0x301: return tupleElements(type)!.allSatisfy(isStoredAsGeneric)
+    case EnumTag.optionalKind:
+      let wrapped = metadata.load(fromByteOffset: 2 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+      return isStoredAsGeneric(unsafeBitCast(wrapped, to: Any.Type.self))
+    default: return true
+    }
   }
 
   // MARK: - Projection
@@ -86,18 +138,27 @@ enum EnumPayload {
     }
   }
 
-  static func isTuple(_ type: Any.Type) -> Bool {
-    EnumTag.metadata(type).load(as: Int.self) == 0x301
-  }
-
   // MARK: - Case descriptors
 
   struct CaseInfo: @unchecked Sendable {  // an immutable metatype
     let name: String
+    /// The payload's type; a one-element tuple's element (`case a(x: Int)`: `Int`).
     let payloadType: Any.Type?
     let isIndirect: Bool
     /// Whether values of this case hold a payload (not a payload-less case, not an empty one).
     var isPayloadCase = false
+
+    /// Whether the payload can be read as a generic value of its type.
+    let isReadable: Bool
+
+    init(name: String, payloadType: Any.Type?, isIndirect: Bool, isDeclaredGeneric: Bool = false) {
+      self.name = name
+      self.payloadType = payloadType.map { type in tupleElements(type).flatMap { $0.count == 1 ? $0[0] : nil } ?? type }
+      self.isIndirect = isIndirect
+      isReadable = isDeclaredGeneric || (payloadType.map(isStoredAsGeneric) ?? true)
+    }
+
+    var shape: Shape? { payloadType.map(Shape.init) }
   }
 
   /// What each case of each enum type carries, by tag, read from its descriptor once; nil for a
@@ -108,18 +169,22 @@ enum EnumPayload {
     let cases: [ObjectIdentifier: EnumCases?]
     init(_ cases: [ObjectIdentifier: EnumCases?]) { self.cases = cases }
   }
-  /// An enum's cases by tag, and which case carries each payload type.
+  /// An enum's cases by tag, and which case carries each payload shape.
   final class EnumCases: @unchecked Sendable {  // immutable
     let cases: [CaseInfo]
-    let carriers: [ObjectIdentifier: Carrier]
+    let carriers: [Shape: Carrier]
 
     init(_ cases: [CaseInfo]) {
       self.cases = cases
-      var carriers: [ObjectIdentifier: Carrier] = [:]
+      var carriers: [Shape: Carrier] = [:]
       for (tag, info) in cases.enumerated() {
-        guard let payloadType = info.payloadType else { continue }
-        let key = ObjectIdentifier(payloadType)
-        carriers[key] = carriers[key] == nil ? .unique(tag: UInt32(tag), isIndirect: info.isIndirect) : .shared
+        guard let shape = info.shape else { continue }
+        switch carriers[shape] {
+        case nil:
+          carriers[shape] = info.isReadable ? .unique(tag: UInt32(tag), isIndirect: info.isIndirect) : .unknown
+        case .unique?: carriers[shape] = .shared
+        case .shared?, .unknown?: break
+        }
       }
       self.carriers = carriers
     }
@@ -151,13 +216,16 @@ enum EnumPayload {
       .map { Unmanaged<Snapshot>.fromOpaque($0).takeUnretainedValue() }
   }
 
-  /// `Root`'s case `tag`, or the one that carries a `Value`, for messages: `AppAction.counter`.
+  /// `Root`'s case `tag`, or the cases that carry a `Value`, for messages: `AppAction.counter`,
+  /// `AppAction.a or .b`.
   static func describe<Root, Value>(_: Root.Type, _: Value.Type, tag: UInt32?) -> String {
     let type = String(reflecting: Root.self).split(separator: ".", maxSplits: 1).last.map(String.init) ?? "\(Root.self)"
     let cases = EnumTag.isEnum(Root.self) ? cases(of: Root.self)?.cases ?? [] : []
+    let shape = Shape(Value.self)
     let named = tag.map { tag in cases.indices.contains(Int(tag)) ? [cases[Int(tag)]] : [] }
-      ?? cases.filter { $0.payloadType == Value.self }
-    return named.count == 1 ? "\(type).\(named[0].name)" : "a case of \(type) with a \(Value.self)"
+      ?? cases.filter { $0.shape == shape }
+    guard !named.isEmpty else { return "a case of \(type) with a \(Value.self)" }
+    return "\(type)." + named.map(\.name).joined(separator: " or .")
   }
 
   /// The enum's cases in the runtime's numbering, from its type descriptor's field records (in
@@ -189,7 +257,9 @@ enum EnumPayload {
           genericContext: descriptor, genericArguments: arguments)
       else { return nil }
       let isIndirect = record.load(as: UInt32.self) & 0x1 != 0
-      let info = CaseInfo(name: caseName, payloadType: payloadType, isIndirect: isIndirect)
+      let info = CaseInfo(
+        name: caseName, payloadType: payloadType, isIndirect: isIndirect,
+        isDeclaredGeneric: isGenericParameter(name))
       if isIndirect || size(of: payloadType) > 0 {
         withPayload.append(info)
         withPayload[withPayload.count - 1].isPayloadCase = true
@@ -199,6 +269,24 @@ enum EnumPayload {
     }
     guard withPayload.count == payloadCaseCount else { return nil }
     return withPayload + without
+  }
+
+  /// Whether a mangled type name is a bare generic parameter (`x`, `q_`, `qd__`…): a payload
+  /// declared so is stored as any generic value is, whatever it is instantiated with.
+  static func isGenericParameter(_ name: UnsafeRawPointer) -> Bool {
+    let length = mangledNameLength(name)
+    let bytes = UnsafeRawBufferPointer(start: name, count: length)
+    guard let first = bytes.first, first == UInt8(ascii: "x") || first == UInt8(ascii: "q") else { return false }
+    return length <= 6 && bytes.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+  }
+
+  /// `root`'s case if it carries a payload of `Value`'s shape that cannot be read as a `Value`
+  /// (a function in a non-generic enum): for a clear error instead of a misread value.
+  static func unreadableCase<Root, Value>(of root: Root, as _: Value.Type) -> CaseInfo? {
+    guard EnumTag.isEnum(Root.self), let info = caseInfo(Root.self, tag: EnumTag.tag(of: root)),
+      !info.isReadable, info.shape == Shape(Value.self)
+    else { return nil }
+    return info
   }
 
   static func size(of type: Any.Type) -> Int {

@@ -64,9 +64,10 @@ final class CaseExtractor<Root, Value>: Sendable {
       learning = .known(tag: tag, isIndirect: isIndirect)
     case .shared:
       let tag = EnumTag.tag(of: root)
-      guard let info = EnumPayload.caseInfo(Root.self, tag: tag), info.payloadType == Value.self else {
+      guard let info = EnumPayload.caseInfo(Root.self, tag: tag), info.shape == EnumPayload.Shape(Value.self) else {
         return .otherCase
       }
+      guard info.isReadable else { return .unknown }
       let value = EnumPayload.project(root, indirect: info.isIndirect, as: Value.self)
       guard EnumTag.tag(of: embed(value)) == tag else { return .otherCase }
       learning = .known(tag: tag, isIndirect: info.isIndirect)
@@ -80,8 +81,17 @@ final class CaseExtractor<Root, Value>: Sendable {
   }
 
   /// Extraction by reflection: the payload `Mirror` finds, if re-embedding it makes the same case.
+  ///
+  /// Precondition: not a function or metatype payload of a non-generic enum. Such a payload is
+  /// stored in its own representation, which neither a projection nor `Mirror` can turn into a
+  /// generic `Value` (only compiled code can): the value read would be garbage.
   @usableFromInline
   func reflect(_ root: Root) -> Value? {
+    if let info = EnumPayload.unreadableCase(of: root, as: Value.self) {
+      preconditionFailure(
+        "CasePath cannot extract the \(Value.self) of \(Root.self).\(info.name): a function or metatype payload "
+          + "of a non-generic enum. Use CasePath(embed:extract:) with an `if case let` extract.")
+    }
     let mirror = Mirror(reflecting: root)
     guard mirror.displayStyle == .enum, let child = mirror.children.first,
       let value = child.value as? Value,

@@ -5,6 +5,7 @@
 /// enum Destination: CasePathable { case edit(EditForm.State), detail(Detail.State) }
 ///
 /// destination.is(Destination.edit)               // true
+/// mode.is(.idle)                                  // a case without payload
 /// destination[case: Destination.edit]?.title     // the payload, or nil
 /// destination.modify(Destination.edit) { $0.title = "Milk" }   // in a test's expectation
 /// ```
@@ -15,6 +16,12 @@ extension CasePathable {
   @inlinable
   public func `is`<Value>(_ embed: @escaping @Sendable (Value) -> Self) -> Bool {
     CasePath(embed).extract(from: self) != nil
+  }
+
+  /// Whether this value is in the same case as `other` (for cases without payload: `.is(.idle)`).
+  @inlinable
+  public func `is`(_ other: Self) -> Bool {
+    EnumTag.tag(of: self) == EnumTag.tag(of: other)
   }
 
   /// The payload if this value is the case `embed` constructs.
