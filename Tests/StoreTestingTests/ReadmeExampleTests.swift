@@ -208,6 +208,64 @@ struct AppFeature: Reducer {
   #expect(rename.extract(from: .todos(.element(id: 0, action: .rename("Eggs")))) == "Eggs")
 }
 
+// The README's "Navigation" example, verbatim from here to the end of the test.
+
+struct Editor: Reducer {
+  struct State: ObservableState, Equatable {
+    struct Fields: Equatable { var text = "" }
+    var _$fields = Observed(Fields())
+  }
+  enum Action: Equatable, Sendable {
+    case setText(String), saveTapped, delegate(Delegate)
+    enum Delegate: Equatable, Sendable { case save(String) }
+  }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case let .setText(text): state.text = text
+    case .saveTapped: return .merge(.send(.delegate(.save(state.text))), .dismiss)
+    case .delegate: break
+    }
+    return .none
+  }
+}
+
+struct Notes: Reducer {
+  struct State: ObservableState, Equatable {
+    struct Fields: Equatable {
+      var notes: [String] = []
+      var editor: Editor.State?                  // presented (a sheet) while non-nil
+      var path = StackState<Editor.State>()      // a navigation stack of editors
+    }
+    var _$fields = Observed(Fields())
+  }
+  enum Action: Equatable, Sendable {
+    case newTapped
+    case editor(PresentationAction<Editor.Action>)
+    case path(StackAction<Editor.State, Editor.Action>)
+  }
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .newTapped: state.editor = Editor.State()
+      case let .editor(.presented(.delegate(.save(text)))): state.notes.append(text)
+      default: break
+      }
+      return .none
+    }
+    .ifLet(\.editor, action: Action.editor) { Editor() }
+    .forEach(\.path, action: Action.path) { Editor() }
+  }
+}
+
+@MainActor @Test func notesPresentsAnEditorThatDismissesItself() async {
+  let store = TestStore(initialState: Notes.State()) { Notes() }
+  await store.send(.newTapped) { $0.editor = Editor.State() }
+  await store.send(.editor(.presented(.setText("Milk")))) { $0.editor?.text = "Milk" }
+  await store.send(.editor(.presented(.saveTapped)))
+  await store.receive(.editor(.presented(.delegate(.save("Milk"))))) { $0.notes = ["Milk"] }
+  await store.receive(.editor(.dismiss)) { $0.editor = nil }  // and its effects are cancelled
+}
+
 @MainActor @Test func declaringStateExample() {
   let counter = Counter(.init(count: 3))
   #expect(counter.count == 3 && counter.fact == nil)
