@@ -131,13 +131,14 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   public convenience init<R: Reducer>(
     initialState: State,
     reducer: R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action {
     self.init(
-      initialState: initialState, reducer: Reduce(reducer),
+      initialState: initialState, reducer: Reduce(reducer), prepareDependencies: prepareDependencies,
       site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
@@ -148,24 +149,48 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   /// let store = TestStore(initialState: Counter()) {
   ///   CounterFeature(fact: { "\($0) is a good number." })
   /// }
+  /// let todos = TestStore(initialState: Todos.State()) { Todos() } withDependencies: {
+  ///   $0.uuid = .incrementing
+  /// }
   /// ```
+  ///
+  /// Dependencies are in the test context: a dependency the test does not override has its key's
+  /// `testValue`, and one whose key has none fails the test, naming it.
   public convenience init<R: Reducer<State, Action>>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
     self.init(
-      initialState: initialState, reducer: Reduce(reducer()),
+      initialState: initialState, reducer: Reduce(reducer()), prepareDependencies: prepareDependencies,
       site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
 
-  private init(initialState: State, reducer: Reduce<State, Action>, site: CallSite) {
+  /// The dependencies the feature runs with; changing them affects the actions sent afterwards.
+  ///
+  /// ```swift
+  /// store.dependencies.date = .constant(Date(timeIntervalSince1970: 60))
+  /// ```
+  public var dependencies: DependencyValues {
+    get { store.dependencies }
+    set { store.dependencies = newValue }
+  }
+
+  private init(
+    initialState: State, reducer: Reduce<State, Action>,
+    prepareDependencies: (inout DependencyValues) -> Void, site: CallSite
+  ) {
     let log = ActionLog<State, Action>(initialState: initialState, effects: EffectTracker())
-    store = Store(initialState: initialState, reducer: TestReducer(base: reducer, log: log))
+    store = Store(initialState: initialState, reducer: TestReducer(base: reducer, log: log)) { values in
+      values.context = .test
+      values.onUnimplemented = { message in site.reportFailure(message) }
+      prepareDependencies(&values)
+    }
     store.effectExecutor = MainQueueExecutor.shared
     store.effectErrorHandler = { error in
       site.reportFailure(

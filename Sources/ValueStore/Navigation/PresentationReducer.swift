@@ -98,7 +98,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
     let embed = toPresentationAction.embed
     return effect.transformed(
       { embed(.presented($0)) }, dismiss: { embed(.dismiss) },
-      ids: { EffectID(NavigationScopedID(navigation: id, id: $0)) }
+      ids: { EffectID(NavigationScopedID(navigation: id, id: $0)) }, dependencies: nil
     )
     .cancellable(id: id)
   }

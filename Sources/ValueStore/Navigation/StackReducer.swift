@@ -73,7 +73,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer where Pa
           return element.reduce(into: &stack[id: id]!, action: elementAction)
             .transformed(
               { embed(.element(id: id, action: $0)) }, dismiss: { embed(.popFrom(id: id)) },
-              ids: { EffectID(NavigationScopedID(navigation: navigation, id: $0)) }
+              ids: { EffectID(NavigationScopedID(navigation: navigation, id: $0)) }, dependencies: nil
             )
             .cancellable(id: navigation)
         } ?? .none

@@ -84,15 +84,17 @@ public struct Effect<Action> {
 
   /// Transforms the actions this effect sends (how a parent runs a child's effects).
   public func map<Parent>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
-    transformed(transform, dismiss: nil, ids: nil)
+    transformed(transform, dismiss: nil, ids: nil, dependencies: nil)
   }
 
   /// Transforms the actions this effect sends; for a presented child, turns its dismissals into
-  /// the parent action that dismisses it (`dismiss`) and its cancellation ids into its own (`ids`).
+  /// the parent action that dismisses it (`dismiss`) and its cancellation ids into its own (`ids`);
+  /// for a child with dependencies of its own, runs its tasks with them (`dependencies`).
   func transformed<Parent>(
     _ transform: @escaping @Sendable (Action) -> Parent,
     dismiss: (@Sendable () -> Parent)?,
-    ids: ((EffectID) -> EffectID)?
+    ids: ((EffectID) -> EffectID)?,
+    dependencies: DependencyValues?
   ) -> Effect<Parent> {
     let scoped = { (id: EffectID) in ids?(id) ?? id }
     switch operation {
@@ -100,23 +102,31 @@ public struct Effect<Action> {
     case let .send(action): return .send(transform(action))
     case let .run(priority, body, handler):
       let mappedBody: @Sendable (Send<Parent>) async throws -> Void = { send in
-        try await body(send.map(transform, dismiss: dismiss))
+        let child = send.map(transform, dismiss: dismiss)
+        try await EffectContext.with(dependencies, dismissal: dismiss == nil ? nil : child.dismissal) {
+          try await body(child)
+        }
       }
       var mappedHandler: (@Sendable (any Error, Send<Parent>) async -> Void)?
       if let handler {
-        mappedHandler = { error, send in await handler(error, send.map(transform, dismiss: dismiss)) }
+        mappedHandler = { error, send in
+          let child = send.map(transform, dismiss: dismiss)
+          await EffectContext.with(dependencies, dismissal: dismiss == nil ? nil : child.dismissal) {
+            await handler(error, child)
+          }
+        }
       }
       return Effect<Parent>(.run(priority, mappedBody, mappedHandler))
     case let .merge(effects):
-      return Effect<Parent>(.merge(effects.map { $0.transformed(transform, dismiss: dismiss, ids: ids) }))
+      return Effect<Parent>(.merge(effects.map { $0.transformed(transform, dismiss: dismiss, ids: ids, dependencies: dependencies) }))
     case let .concatenate(effects):
       return Effect<Parent>(
-        .concatenate(effects.map { $0.transformed(transform, dismiss: dismiss, ids: ids) }))
+        .concatenate(effects.map { $0.transformed(transform, dismiss: dismiss, ids: ids, dependencies: dependencies) }))
     case let .cancellable(id, cancelInFlight, effect):
       return Effect<Parent>(
         .cancellable(
           scoped(id), cancelInFlight: cancelInFlight,
-          effect.transformed(transform, dismiss: dismiss, ids: ids)))
+          effect.transformed(transform, dismiss: dismiss, ids: ids, dependencies: dependencies)))
     case let .cancel(id): return Effect<Parent>(.cancel(scoped(id)))
     case .dismiss: return dismiss.map { .send($0()) } ?? .dismiss
     }
@@ -211,6 +221,28 @@ public struct Send<Action>: Sendable {
 }
 
 extension Effect: @unchecked Sendable where Action: Sendable {}
+
+/// What an effect's task runs with, set around its body: the dependencies in force for the action
+/// that started it, and what dismisses the feature it belongs to (`@Dependency(\.dismiss)`).
+enum EffectContext {
+  @TaskLocal static var dismissal: (@MainActor @Sendable () -> Void)?
+
+  /// Runs `operation` with `dependencies` (if any) and `dismissal` (if any) in force.
+  static func with<R>(
+    _ dependencies: DependencyValues?, dismissal: (@MainActor @Sendable () -> Void)?,
+    _ operation: () async throws -> R
+  ) async rethrows -> R {
+    switch (dependencies, dismissal) {
+    case (nil, nil): return try await operation()
+    case let (dependencies?, nil): return try await DependencyValues.$current.withValue(dependencies, operation: operation)
+    case let (nil, dismissal?): return try await $dismissal.withValue(dismissal, operation: operation)
+    case let (dependencies?, dismissal?):
+      return try await DependencyValues.$current.withValue(dependencies) {
+        try await $dismissal.withValue(dismissal, operation: operation)
+      }
+    }
+  }
+}
 
 /// A cancellation id. Made only from `Hashable & Sendable` values, hence `Sendable`.
 @usableFromInline

@@ -88,12 +88,15 @@ private func execute<Action: Sendable>(
   case let .send(action):
     await send(action)
   case let .run(_, body, handler):
-    do {
-      try await body(send)
-    } catch is CancellationError where Task.isCancelled {
-      return
-    } catch {
-      if let handler { await handler(error, send) } else { onError(error) }
+    // `@Dependency(\.dismiss)` in the body dismisses what `send` does.
+    await EffectContext.with(nil, dismissal: send.dismissal) {
+      do {
+        try await body(send)
+      } catch is CancellationError where Task.isCancelled {
+        return
+      } catch {
+        if let handler { await handler(error, send) } else { onError(error) }
+      }
     }
   case let .merge(effects):
     await withTaskGroup(of: Void.self) { tasks in

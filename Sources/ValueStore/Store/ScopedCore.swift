@@ -53,6 +53,11 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     set { base.effectExecutor = newValue }
   }
 
+  var dependencies: DependencyValues {
+    get { base.dependencies }
+    set { base.dependencies = newValue }
+  }
+
   var isPresent: Bool { base.read { toState($0) != nil } && base.isPresent }
 
   func send(_ action: Action) -> StoreTask? {

@@ -33,10 +33,14 @@ public final class Store<State, Action: Sendable>: Observable {
     self.root = root
   }
 
-  /// A store running `reducer` on `initialState`.
-  public convenience init<R: Reducer>(initialState: State, reducer: R)
-  where R.State == State, R.Action == Action, State: ObservationIdentifiable {
-    let core = RootCore(state: initialState, reducer: reducer)
+  /// A store running `reducer` on `initialState`, with the dependencies in force here changed by
+  /// `prepareDependencies`.
+  public convenience init<R: Reducer>(
+    initialState: State, reducer: R, withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
+  ) where R.State == State, R.Action == Action, State: ObservationIdentifiable {
+    var dependencies = DependencyValues.current
+    prepareDependencies(&dependencies)
+    let core = RootCore(state: initialState, reducer: reducer, dependencies: dependencies)
     self.init(core: core, root: core.box)
   }
 
@@ -44,12 +48,23 @@ public final class Store<State, Action: Sendable>: Observable {
   ///
   /// ```swift
   /// let store = Store(initialState: Counter()) { CounterFeature() }
+  /// let preview = Store(initialState: Todos.State()) { Todos() } withDependencies: {
+  ///   $0.uuid = .incrementing
+  /// }
   /// ```
   public convenience init<R: Reducer<State, Action>>(
     initialState: State,
-    @ReducerBuilder<State, Action> reducer: () -> R
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) where State: ObservationIdentifiable {
-    self.init(initialState: initialState, reducer: reducer())
+    self.init(initialState: initialState, reducer: reducer(), withDependencies: prepareDependencies)
+  }
+
+  /// The dependencies the store's reducer runs with (a root store's; a scoped store's root's).
+  /// Changing them affects the actions sent afterwards; running effects keep theirs.
+  @_spi(Testing) public var dependencies: DependencyValues {
+    get { core.dependencies }
+    set { core.dependencies = newValue }
   }
 
   /// A copy of the current state. Reading further from the copy is tracked like any bare value;

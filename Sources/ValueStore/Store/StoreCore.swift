@@ -19,6 +19,8 @@ protocol StoreCore<State, Action>: AnyObject {
   var effectErrorHandler: @Sendable (any Error) -> Void { get set }
   /// Where the root's effects run.
   var effectExecutor: (any TaskExecutor)? { get set }
+  /// The root's dependencies.
+  var dependencies: DependencyValues { get set }
 }
 
 /// The root of a store tree: owns the state, runs reducers, starts and cancels effects.
@@ -40,13 +42,16 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   var slot: RootSlot { box.slot }
   let reducer: R
   let effects: EffectRunner<Action>
+  /// The dependencies each action's reducer runs with, and its effects keep.
+  var dependencies: DependencyValues
   private var queue: [(action: Action, group: EffectGroup?)] = []
   private var isSending = false
 
-  init(state: State, reducer: R) {
+  init(state: State, reducer: R, dependencies: DependencyValues) {
     box = StateBox(state)
     self.reducer = reducer
     self.effects = EffectRunner()
+    self.dependencies = dependencies
   }
 
   var path: String { "\(State.self)" }
@@ -85,17 +90,26 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
         while index < queue.count {
           let (action, queued) = queue[index]
           index += 1
-          box.isReducing = true
-          let effect = mutateHeld(&state, slot, context) { reducer.reduce(into: &$0, action: action) }
-          box.isReducing = false
-          if effect.isNone { continue }
-          let group = queued ?? { direct = direct ?? EffectGroup(); return direct! }()
-          effects.start(effect, in: group, send: self.sender) { follow in queue.append((follow, group)) }
+          // Effects start inside too: their tasks inherit the values in force for this action.
+          withDependencies(dependencies) {
+            box.isReducing = true
+            let effect = mutateHeld(&state, slot, context) { reducer.reduce(into: &$0, action: action) }
+            box.isReducing = false
+            if effect.isNone { return }
+            let group = queued ?? { direct = direct ?? EffectGroup(); return direct! }()
+            effects.start(effect, in: group, send: self.sender) { follow in queue.append((follow, group)) }
+          }
         }
         queue.removeAll(keepingCapacity: true)
       }  // observers run here; what they send is queued and processed by the next round
     } while !queue.isEmpty
     return StoreTask(group: direct)
+  }
+
+  /// Runs `body` with `values` in force, unless they change nothing (a plain live store pays
+  /// nothing for dependencies).
+  private func withDependencies(_ values: DependencyValues, _ body: () -> Void) {
+    if values.isDefault { body() } else { DependencyValues.$current.withValue(values, operation: body) }
   }
 
   /// How effects send back: weakly, so running effects never keep the store alive.

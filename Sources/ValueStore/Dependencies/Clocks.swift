@@ -1,0 +1,96 @@
+/// A clock whose sleeps return at once, moving its time to their deadline: time-based effects
+/// run to completion without waiting (previews, tests that don't care about timing).
+///
+/// ```swift
+/// withDependencies: { $0.continuousClock = ImmediateClock() }
+/// ```
+public final class ImmediateClock: Clock, @unchecked Sendable {  // `now` is lock-protected
+  public struct Instant: InstantProtocol {
+    public let offset: Duration
+    public init(offset: Duration = .zero) { self.offset = offset }
+    public func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
+    public func duration(to other: Self) -> Duration { other.offset - offset }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  private let lock = Lock()
+  private var current = Instant()
+
+  public init() {}
+
+  public var now: Instant { lock.withLock { current } }
+  public var minimumResolution: Duration { .zero }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    lock.withLock { current = Swift.max(current, deadline) }
+    await Task.yield()
+  }
+}
+
+/// A clock the dependency system hands out: any `Clock<Duration>`, its instants erased.
+public typealias AnyDurationClock = any Clock<Duration>
+
+private enum ContinuousClockKey: DependencyKey {
+  static let liveValue: AnyDurationClock = ContinuousClock()
+}
+
+private enum SuspendingClockKey: DependencyKey {
+  static let liveValue: AnyDurationClock = SuspendingClock()
+}
+
+extension DependencyValues {
+  /// A clock that keeps running while the system sleeps (`ContinuousClock` live; unimplemented
+  /// in tests: override it with a `TestClock` or an ``ImmediateClock``).
+  public var continuousClock: any Clock<Duration> {
+    get { self[ContinuousClockKey.self] }
+    set { self[ContinuousClockKey.self] = newValue }
+  }
+
+  /// A clock that stops while the system sleeps (`SuspendingClock` live; unimplemented in tests).
+  public var suspendingClock: any Clock<Duration> {
+    get { self[SuspendingClockKey.self] }
+    set { self[SuspendingClockKey.self] = newValue }
+  }
+}
+
+extension Clock where Duration == Swift.Duration {
+  /// The instants `interval`, 2 × `interval`, 3 × `interval`… after now, each delivered once the
+  /// clock reaches it: deadlines fixed when the timer starts, so ticks never drift by the time each
+  /// takes, and a test clock advanced by several intervals at once delivers every tick it passed.
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   for await _ in clock.timer(interval: .seconds(1)) { await send(.tick) }
+  /// }
+  /// ```
+  ///
+  /// Ends when the task is cancelled.
+  public func timer(interval: Duration) -> ClockTimer<Self> { ClockTimer(clock: self, interval: interval) }
+}
+
+/// The ticks of ``_Concurrency/Clock/timer(interval:)``.
+public struct ClockTimer<C: Clock>: AsyncSequence, Sendable where C.Duration == Duration {
+  let clock: C
+  let interval: Duration
+
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    let clock: C
+    let interval: Duration
+    var deadline: C.Instant
+
+    public mutating func next() async -> C.Instant? {
+      deadline = deadline.advanced(by: interval)
+      do {
+        try await clock.sleep(until: deadline, tolerance: nil)
+      } catch {
+        return nil
+      }
+      return Task.isCancelled ? nil : deadline
+    }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(clock: clock, interval: interval, deadline: clock.now)
+  }
+}

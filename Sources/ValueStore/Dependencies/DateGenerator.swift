@@ -1,0 +1,35 @@
+import Foundation
+
+/// The current date: the system's in an app, a fixed one in tests.
+///
+/// ```swift
+/// @Dependency(\.date) var date
+/// state.createdAt = date.now
+/// // in a test: withDependencies: { $0.date = .constant(Date(timeIntervalSince1970: 0)) }
+/// ```
+public struct DateGenerator: Sendable {
+  private let generate: @Sendable () -> Date
+
+  public init(_ generate: @escaping @Sendable () -> Date) { self.generate = generate }
+
+  public var now: Date { generate() }
+  public func callAsFunction() -> Date { generate() }
+
+  /// The system's current date.
+  public static let live = DateGenerator { Date() }
+
+  /// Always `date`.
+  public static func constant(_ date: Date) -> DateGenerator { DateGenerator { date } }
+}
+
+private enum DateKey: DependencyKey {
+  static let liveValue = DateGenerator.live
+}
+
+extension DependencyValues {
+  /// The current date (`DateGenerator.live` live; unimplemented in tests).
+  public var date: DateGenerator {
+    get { self[DateKey.self] }
+    set { self[DateKey.self] = newValue }
+  }
+}
