@@ -266,6 +266,66 @@ struct Notes: Reducer {
   await store.receive(.editor(.dismiss)) { $0.editor = nil }  // and its effects are cancelled
 }
 
+// The README's "Dependencies" example, verbatim from here to the end of the test.
+
+struct FactClient: Sendable { var fetch: @Sendable (Int) async throws -> String }
+
+enum FactClientKey: DependencyKey {
+  static let liveValue = FactClient { n in "\(n) is a number (from the network)." }
+  // No testValue: a test that uses it without overriding it fails, naming FactClientKey.
+}
+
+extension DependencyValues {
+  var factClient: FactClient {
+    get { self[FactClientKey.self] }
+    set { self[FactClientKey.self] = newValue }
+  }
+}
+
+struct FactFeature: Reducer {
+  struct State: ObservableState, Equatable {
+    struct Fields: Equatable { var count = 0; var fact: String?; var elapsed = 0 }
+    var _$fields = Observed(Fields())
+  }
+  enum Action: Equatable, Sendable { case factTapped, factResponse(String), startTimer, tick }
+  @Dependency(\.factClient) var factClient
+  @Dependency(\.continuousClock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .factTapped:
+      return .run { [count = state.count] send in
+        await send(.factResponse(try await factClient.fetch(count)))
+      }
+    case let .factResponse(fact):
+      state.fact = fact
+    case .startTimer:
+      return .run { send in
+        for await _ in clock.timer(interval: .seconds(1)) { await send(.tick) }
+      }
+      .cancellable(id: "timer")
+    case .tick:
+      state.elapsed += 1
+      if state.elapsed == 2 { return .cancel(id: "timer") }
+    }
+    return .none
+  }
+}
+
+@MainActor @Test func factFeatureWithDependencies() async {
+  let clock = TestClock()
+  let store = TestStore(initialState: FactFeature.State()) { FactFeature() } withDependencies: {
+    $0.factClient = FactClient { "\($0) is a good number." }
+    $0.continuousClock = clock
+  }
+  await store.send(.factTapped)
+  await store.receive(.factResponse("0 is a good number.")) { $0.fact = "0 is a good number." }
+  await store.send(.startTimer)
+  await clock.advance(by: .seconds(2))   // one jump, two ticks: the timer keeps its deadlines
+  await store.receive(.tick) { $0.elapsed = 1 }
+  await store.receive(.tick) { $0.elapsed = 2 }
+}
+
 @MainActor @Test func declaringStateExample() {
   let counter = Counter(.init(count: 3))
   #expect(counter.count == 3 && counter.fact == nil)

@@ -55,9 +55,10 @@ extension DependencyValues {
 }
 
 extension Clock where Duration == Swift.Duration {
-  /// The instants `interval`, 2 × `interval`, 3 × `interval`… after now, each delivered once the
-  /// clock reaches it: deadlines fixed when the timer starts, so ticks never drift by the time each
-  /// takes, and a test clock advanced by several intervals at once delivers every tick it passed.
+  /// Ticks 1, 2, 3… at `interval`, 2 × `interval`, 3 × `interval`… after now, each delivered
+  /// once the clock reaches it: deadlines fixed when the timer starts, so ticks never drift by the
+  /// time each takes, and a test clock advanced by several intervals at once delivers every tick
+  /// it passed. Works on a `@Dependency(\.continuousClock)` (an `any Clock<Duration>`).
   ///
   /// ```swift
   /// return .run { send in
@@ -66,31 +67,31 @@ extension Clock where Duration == Swift.Duration {
   /// ```
   ///
   /// Ends when the task is cancelled.
-  public func timer(interval: Duration) -> ClockTimer<Self> { ClockTimer(clock: self, interval: interval) }
+  public func timer(interval: Duration) -> ClockTimer {
+    let start = now
+    return ClockTimer { tick in try await sleep(until: start.advanced(by: interval * tick), tolerance: nil) }
+  }
 }
 
-/// The ticks of ``_Concurrency/Clock/timer(interval:)``.
-public struct ClockTimer<C: Clock>: AsyncSequence, Sendable where C.Duration == Duration {
-  let clock: C
-  let interval: Duration
+/// The ticks of ``_Concurrency/Clock/timer(interval:)``: their numbers, from 1.
+public struct ClockTimer: AsyncSequence, Sendable {
+  /// Sleeps until the deadline of the tick numbered by its argument.
+  let sleepUntilTick: @Sendable (Int) async throws -> Void
 
   public struct AsyncIterator: AsyncIteratorProtocol {
-    let clock: C
-    let interval: Duration
-    var deadline: C.Instant
+    let sleepUntilTick: @Sendable (Int) async throws -> Void
+    var tick = 0
 
-    public mutating func next() async -> C.Instant? {
-      deadline = deadline.advanced(by: interval)
+    public mutating func next() async -> Int? {
+      tick += 1
       do {
-        try await clock.sleep(until: deadline, tolerance: nil)
+        try await sleepUntilTick(tick)
       } catch {
         return nil
       }
-      return Task.isCancelled ? nil : deadline
+      return Task.isCancelled ? nil : tick
     }
   }
 
-  public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(clock: clock, interval: interval, deadline: clock.now)
-  }
+  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(sleepUntilTick: sleepUntilTick) }
 }

@@ -148,12 +148,15 @@ struct RecordMeeting: Reducer {
     enum Delegate: Equatable, Sendable { case save(transcript: String) }
   }
   enum CancelID { case timer }
-  let clock: any Clock<Duration>
+  @Dependency(\.continuousClock) var clock
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .onTask:
-      return Self.ticks(on: clock).cancellable(id: CancelID.timer, cancelInFlight: true)
+      return .run { [clock] send in
+        for await _ in clock.timer(interval: .seconds(1)) { await send(.timerTick) }
+      }
+      .cancellable(id: CancelID.timer, cancelInFlight: true)
     case .timerTick:
       state.secondsElapsed += 1
       let secondsPerSpeaker = state.syncUp.minutes * 60 / max(state.syncUp.attendees.count, 1)
@@ -177,17 +180,6 @@ struct RecordMeeting: Reducer {
       return .none
     }
   }
-
-  /// A tick a second, on fixed deadlines.
-  static func ticks(on clock: some Clock<Duration>) -> Effect<Action> {
-    let start = clock.now
-    return .run { send in
-      for second in 1... {
-        try await clock.sleep(until: start.advanced(by: .seconds(second)), tolerance: nil)
-        await send(.timerTick)
-      }
-    }
-  }
 }
 
 // MARK: - App
@@ -208,7 +200,6 @@ struct SyncUpsApp: Reducer {
   enum Action: Equatable, Sendable {
     case list(SyncUpsList.Action), path(StackAction<Path, PathAction>), syncUpTapped(id: Int)
   }
-  let clock: any Clock<Duration>
 
   var body: some Reducer<State, Action> {
     Scope(state: \.list, action: Action.list) { SyncUpsList() }
@@ -237,7 +228,7 @@ struct SyncUpsApp: Reducer {
     }
     .forEach(\.path, action: Action.path) {
       Scope(state: Path.detail, action: PathAction.detail) { SyncUpDetail() }
-      Scope(state: Path.record, action: PathAction.record) { RecordMeeting(clock: clock) }
+      Scope(state: Path.record, action: PathAction.record) { RecordMeeting() }
     }
   }
 }

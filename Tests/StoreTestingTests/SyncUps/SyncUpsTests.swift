@@ -13,7 +13,7 @@ import ValueStore
     state.list.syncUps = [engineering]
     state.list.nextID = 1
     state.path = path
-    return TestStore(initialState: state) { App(clock: clock) }
+    return TestStore(initialState: state) { App() } withDependencies: { $0.continuousClock = clock }
   }
 
   @Test func addingASyncUp() async {
