@@ -125,15 +125,12 @@ import Testing
     > add
       ↻ list: #1
       ↻ counter #1: 0
-      ↻ total: 0
     > add
       ↻ list: #1, #2
       ↻ counter #2: 0
-      ↻ total: 0
     > add
       ↻ list: #1, #2, #3
       ↻ counter #3: 0
-      ↻ total: 0
     > inc 2
       ↻ counter #2: 1
       ↻ total: 1

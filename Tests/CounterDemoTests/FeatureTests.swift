@@ -92,12 +92,26 @@ import ValueStore
       $0.counters.append(Counter(.init(id: 2)))
       $0.nextID = 3
     }
-    await store.send(.counters(.element(id: 2, action: .increment))) { $0.counters[id: 2]?.count = 1 }
-    await store.send(.counters(.element(id: 2, action: .increment))) { $0.counters[id: 2]?.count = 2 }
-    await store.send(.counters(.element(id: 1, action: .decrement))) { $0.counters[id: 1]?.count = -1 }
-    #expect(store.state.total == 1)
-    await store.send(.remove(id: 1)) { $0.counters.remove(id: 1) }
-    await store.send(.counters(.element(id: 2, action: .reset))) { $0.counters[id: 2]?.count = 0 }
+    await store.send(.counters(.element(id: 2, action: .increment))) {
+      $0.counters[id: 2]?.count = 1
+      $0.total = 1
+    }
+    await store.send(.counters(.element(id: 2, action: .increment))) {
+      $0.counters[id: 2]?.count = 2
+      $0.total = 2
+    }
+    await store.send(.counters(.element(id: 1, action: .decrement))) {
+      $0.counters[id: 1]?.count = -1
+      $0.total = 1
+    }
+    await store.send(.remove(id: 1)) {  // the total loses the removed counter's count
+      $0.counters.remove(id: 1)
+      $0.total = 2
+    }
+    await store.send(.counters(.element(id: 2, action: .reset))) {
+      $0.counters[id: 2]?.count = 0
+      $0.total = 0
+    }
     await store.send(.add) {  // ids are never reused
       $0.counters.append(Counter(.init(id: 3)))
       $0.nextID = 4
@@ -126,7 +140,10 @@ import ValueStore
       $0.list.counters = [Counter(.init(id: 1))]
       $0.list.nextID = 2
     }
-    await store.send(.list(.counters(.element(id: 1, action: .increment)))) { $0.list.counters[id: 1]?.count = 1 }
+    await store.send(.list(.counters(.element(id: 1, action: .increment)))) {
+      $0.list.counters[id: 1]?.count = 1
+      $0.list.total = 1
+    }
     await store.send(.timer(.start)) { $0.timer.isOn = true }
     await clock.advance(by: .seconds(1))
     await store.receive(.timer(.tick)) { $0.timer.seconds = 1 }

@@ -29,6 +29,8 @@ final class Renderer {
   private var changed: Set<Part> = []
   private var tokens: [ObservationToken] = []
   private var rowTokens: [Int: ObservationToken] = [:]
+  /// The list's ids when its rows were last observed.
+  private var rowIDs: ContiguousArray<Int> = []
 
   /// Starts observing `store`; ``drawAll()`` then prints the first screen.
   init(store: Store<AppState, AppFeature.Action>, style: Style, write: @escaping @Sendable (String) -> Void) {
@@ -78,24 +80,37 @@ final class Renderer {
     tokens.append(store.observe { [weak self] in self?.update(part, text(store)) })
   }
 
-  /// Keeps one observer per list counter, and redraws the list's ids.
+  /// Keeps one observer per list counter, and redraws the list's line. O(1) observers started
+  /// per added counter (and an O(n) comparison of ids, without allocating), so n adds cost O(n).
   private func observeRows(_ rows: StoreCollection<Int, Counter, CounterFeature.Action>) {
-    let ids = rows.map(\.id)
-    let present = Set(ids)
-    for id in rowTokens.keys where !present.contains(id) {
-      rowTokens[id] = nil
-      screen[.row(id: id)] = nil
-      changed.remove(.row(id: id))
+    let ids = rows.ids
+    let appendedOnly = ids.count >= rowIDs.count && ids.starts(with: rowIDs)
+    if !appendedOnly {
+      let present = Set(ids)
+      for id in rowIDs where !present.contains(id) {
+        rowTokens[id] = nil
+        screen[.row(id: id)] = nil
+        changed.remove(.row(id: id))
+      }
     }
-    for row in rows where rowTokens[row.id] == nil {
-      let id = row.id
+    for id in ids[(appendedOnly ? rowIDs.count : 0)...] where rowTokens[id] == nil {
+      guard let row = rows[id: id] else { continue }
       rowTokens[id] = row.observe { [weak self] in
         // A removed counter's store still reads its last state; the list drops its part.
         guard untracked({ row.hasState }) else { return }
         self?.update(.row(id: id), "counter #\(id): \(row.count)")
       }
     }
-    update(.list, "list: " + (ids.isEmpty ? "empty (try 'add')" : ids.map { "#\($0)" }.joined(separator: ", ")))
+    rowIDs = ids
+    update(.list, "list: " + Self.describe(ids))
+  }
+
+  /// The list's ids, the first and last few of a long list: a line of bounded length.
+  static func describe(_ ids: ContiguousArray<Int>) -> String {
+    guard !ids.isEmpty else { return "empty (try 'add')" }
+    let names = { (ids: ArraySlice<Int>) in ids.map { "#\($0)" }.joined(separator: ", ") }
+    guard ids.count > 8 else { return names(ids[...]) }
+    return "\(names(ids.prefix(3))), … \(names(ids.suffix(3))) (\(ids.count) counters)"
   }
 
   private func update(_ part: Part, _ text: String) {

@@ -5,18 +5,15 @@ struct CounterListState: ObservableState, Equatable, Sendable {
   struct Fields: Equatable, Sendable {
     var counters: IdentifiedArrayOf<Counter> = []
     var nextID = 1
+    /// The sum of all counts, kept up to date by the reducer: drawing it reads one field, not
+    /// every counter (which made each add cost O(n) — and n adds O(n²)).
+    var total = 0
   }
   var _$fields = Observed(Fields())
-
-  /// The sum of all counts; tracked through the list's structure and every count.
-  var total: Int {
-    // `elements` is a tracked read of the list's structure (ids, order, count), so an observer of
-    // the total also hears about added and removed counters, even while the list is empty.
-    self.counters.elements.reduce(0) { $0 + $1.count }
-  }
 }
 
-/// Adds and removes counters, and runs ``CounterFeature`` on the counter an action names.
+/// Adds and removes counters, runs ``CounterFeature`` on the counter an action names, and keeps
+/// the total.
 struct CounterListFeature: Reducer {
   enum Action: Equatable, Sendable {
     case add
@@ -31,12 +28,21 @@ struct CounterListFeature: Reducer {
         state.counters.append(Counter(.init(id: state.nextID)))
         state.nextID += 1
       case let .remove(id):
-        state.counters.remove(id: id)
+        state.total -= state.counters.remove(id: id)?.count ?? 0
       case .counters:
         break  // handled by `forEach`
       }
       return .none
     }
     .forEach(\.counters, action: Action.counters) { CounterFeature() }
+  }
+
+  /// Runs `body`, adding what a counter's action changed its count by to the total.
+  func reduce(into state: inout CounterListState, action: Action) -> Effect<Action> {
+    guard case let .counters(.element(id, _)) = action else { return body.reduce(into: &state, action: action) }
+    let before = state.counters[id: id]?.count ?? 0
+    let effect = body.reduce(into: &state, action: action)
+    state.total += (state.counters[id: id]?.count ?? 0) - before
+    return effect
   }
 }

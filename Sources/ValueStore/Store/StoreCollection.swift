@@ -11,7 +11,8 @@
 /// the array's ids (a tracked read of its structure), not its elements.
 @MainActor
 public struct StoreCollection<ID: Hashable & Sendable, State, Action: Sendable>: @MainActor RandomAccessCollection {
-  let ids: ContiguousArray<ID>
+  /// The elements' ids, in order (reading them makes no store).
+  public let ids: ContiguousArray<ID>
   let cache: ElementStoreCache<ID, State, Action>
 
   public var startIndex: Int { 0 }
@@ -45,9 +46,16 @@ final class ElementStoreCache<ID: Hashable & Sendable, State, Action: Sendable> 
     return store
   }
 
-  /// Drops the stores of removed elements.
-  func prune() {
-    stores = stores.filter { contains($0.key) }
+  /// The ids when the cache was last pruned.
+  private var lastIDs: ContiguousArray<ID> = []
+
+  /// Drops the stores of elements not in `ids`. Appending removes nothing: that common case costs
+  /// one comparison of the ids (no hashing, no read through the store per cached element).
+  func prune(keeping ids: ContiguousArray<ID>) {
+    defer { lastIDs = ids }
+    if ids.count >= lastIDs.count && ids.starts(with: lastIDs) { return }
+    let present = Set(ids)
+    stores = stores.filter { present.contains($0.key) }
   }
 
   var count: Int { stores.count }
@@ -103,25 +111,28 @@ extension Store {
             toState: { element($0, id) },
             fromAction: { embed(id, $0) }))
       })
-    pruneOnRemoval(cache, ids: { [weak core = core as AnyObject] in
-      (core as? any StoreCore<State, Action>)?.read { _ = ids($0) }
+    let current = pruneOnRemoval(cache, ids: { [weak core = core as AnyObject] in
+      (core as? any StoreCore<State, Action>)?.read { ids($0) }
     })
+    cache.prune(keeping: current ?? [])
     return cache
   }
 
-  /// Keeps `cache` free of removed elements: re-arms a tracking of the array's structure.
+  /// Keeps `cache` free of removed elements: tracks the array's structure (its ids), and when it
+  /// changes prunes the cache and tracks it again. Returns the ids read.
+  @discardableResult
   private func pruneOnRemoval<ID, ElementState, ElementAction>(
-    _ cache: ElementStoreCache<ID, ElementState, ElementAction>, ids: @escaping @MainActor () -> Void
-  ) {
+    _ cache: ElementStoreCache<ID, ElementState, ElementAction>,
+    ids: @escaping @MainActor () -> ContiguousArray<ID>?
+  ) -> ContiguousArray<ID>? {
     // Weak: this registration lives on the store's own state; holding the store or the cache
     // from it would keep them alive forever.
     let weakCache = UncheckedWeak(cache)
     let weakStore = UncheckedWeak(self)
-    withTracking(ids) { _ in
+    return withTracking(ids) { _ in
       MainActor.assumeIsolated {
         guard let cache = weakCache.value, let store = weakStore.value else { return }
-        cache.prune()
-        store.pruneOnRemoval(cache, ids: ids)
+        cache.prune(keeping: store.pruneOnRemoval(cache, ids: ids) ?? [])
       }
     }
   }
