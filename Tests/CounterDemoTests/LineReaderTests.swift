@@ -36,7 +36,7 @@ import Testing
   }
 
   @Test func splitsLinesAndDropsCarriageReturns() async {
-    #expect(await lines(Array("inc\r\n\n  add \nlast".utf8)) == [.text("inc"), .text(""), .text("  add "), .text("last")])
+    #expect(await lines(Array("inc\r\n\n  add \nlast".utf8)) == [.text("inc"), .text(""), .text("  add "), .text("last", terminated: false)])
     #expect(await lines(Array("inc\n".utf8)) == [.text("inc")])
     #expect(await lines([]) == [])
   }
@@ -54,5 +54,36 @@ import Testing
         .text("inc"), .tooLong(byteCount: 1 << 20), .text(String(repeating: "b", count: LineReader.maxLineBytes)),
         .tooLong(byteCount: 3 + (1 << 20)),
       ])
+  }
+}
+
+/// An interactive session's handling of what a terminal does to input.
+@MainActor @Suite(.timeLimit(.minutes(1))) struct InteractiveInputTests {
+  final class Output: @unchecked Sendable {  // written on the main actor only
+    var lines: [String] = []
+  }
+
+  func run(_ input: [InputLine]) async -> [String] {
+    let output = Output()
+    let session = Session(
+      timeline: VirtualTimeline(), isInteractive: true, trace: false, style: Style(usesColor: false),
+      write: { line in MainActor.assumeIsolated { output.lines.append(line) } })
+    var lines = input[...]
+    await session.run { lines.popFirst() }
+    return output.lines
+  }
+
+  @Test func endOfInputAfterTypingStartsTheOutputOnANewLine() async {
+    let output = await run([.text("inc", terminated: false)])
+    let typed = output.firstIndex(of: "  ↻ counter: 1")
+    #expect(typed != nil)
+    #expect(typed.map { output[$0 - 1] } == "")  // the newline that ends the typed text
+  }
+
+  @Test func aLineTheTerminalCutIsIgnoredWithAnError() async {
+    let cut = String(repeating: "inc ", count: 1250).prefix(LineReader.terminalLineBytes)
+    let output = await run([.text(String(cut))])
+    #expect(output.contains { $0.contains("terminal's limit of 4095 bytes") })
+    #expect(!output.contains("  ↻ counter: 1"))
   }
 }

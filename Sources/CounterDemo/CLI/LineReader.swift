@@ -9,8 +9,9 @@ import ValueStore
 
 /// A line of input.
 enum InputLine: Equatable, Sendable {
-  /// A line, decoded leniently: invalid UTF-8 becomes U+FFFD, a trailing `\r` is dropped.
-  case text(String)
+  /// A line, decoded leniently: invalid UTF-8 becomes U+FFFD, a trailing `\r` is dropped;
+  /// `terminated` is false for a last line that the end of input ended (Ctrl-D after typing).
+  case text(String, terminated: Bool = true)
   /// A line longer than ``LineReader/maxLineBytes``; only its length is kept.
   case tooLong(byteCount: Int)
 }
@@ -62,7 +63,9 @@ final class LineReader: Sendable {
         // Past the limit the bytes are only counted, never kept.
         line = length <= Self.maxLineBytes ? line + chunk : []
         buffer.start = newline.map { $0 + 1 } ?? pending.endIndex
-        if newline != nil || (buffer.atEnd && sawBytes) { return Self.decode(line, length: length) }
+        if newline != nil || (buffer.atEnd && sawBytes) {
+          return Self.decode(line, length: length, terminated: newline != nil)
+        }
         if buffer.atEnd { return nil }
         fill(&buffer)
       }
@@ -85,9 +88,13 @@ final class LineReader: Sendable {
     }
   }
 
-  private static func decode(_ line: [UInt8], length: Int) -> InputLine {
+  private static func decode(_ line: [UInt8], length: Int, terminated: Bool) -> InputLine {
     guard length <= maxLineBytes else { return .tooLong(byteCount: length) }
     let bytes = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
-    return .text(String(decoding: bytes, as: UTF8.self))
+    return .text(String(decoding: bytes, as: UTF8.self), terminated: terminated)
   }
+
+  /// The longest line a terminal's line editor passes on (Linux's canonical mode: 4,096 bytes
+  /// with the newline); it drops what is typed beyond.
+  static let terminalLineBytes = 4095
 }

@@ -66,7 +66,16 @@ final class Session {
     case let .tooLong(byteCount):
       report("line \(lineNumber) is \(byteCount) bytes long, over the limit of \(LineReader.maxLineBytes) bytes; it was ignored")
       return true
-    case let .text(line):
+    case let .text(line, terminated):
+      // Ctrl-D after typing: the cursor is still on the typed text; output starts on a new line.
+      if isInteractive && !terminated { write("") }
+      // A terminal cuts a typed line at its limit and drops the rest: a line that long was cut.
+      if isInteractive && line.utf8.count >= LineReader.terminalLineBytes {
+        report(
+          "line \(lineNumber) reached the terminal's limit of \(LineReader.terminalLineBytes) bytes, so the "
+            + "terminal cut it; it was ignored (pipe long input instead)")
+        return true
+      }
       text = line
     }
     let commands = Command.parse(text)
@@ -126,7 +135,7 @@ final class Session {
   private func listHas(_ id: Int, command: String) -> Bool {
     let ids = store.withState { $0.list.counters.ids }
     guard !ids.contains(id) else { return true }
-    let available = ids.isEmpty ? "the list is empty (add one with 'add')" : "the list has " + ids.map { "#\($0)" }.joined(separator: ", ")
+    let available = ids.isEmpty ? "the list is empty (add one with 'add')" : "the list has " + Renderer.describe(ids)
     report("\(command): there is no counter #\(id); \(available)")
     return false
   }
