@@ -13,8 +13,9 @@ struct RelState: ObservableState, Equatable, Sendable {
     var optional: Child?
     var mode = Mode.idle
     var rows: IdentifiedArrayOf<Row> = []
-    /// An optional enum whose payload-less case is `case: 0`, like `nil` once was (issue 12).
-    var maybeMode: Mode?
+    /// An optional enum whose payload-less case is `case: 0`, like `nil` once was (issue 12); of an
+    /// enum that does not conform to `ObservationIdentifiable`, observed by reflection.
+    var maybeMode: ReflectedEnumTests.PlainMode?
   }
   var _$fields = Observed(Fields())
 

@@ -145,7 +145,7 @@ struct RelGenerator {
     case 53..<56: return r.chance(70) ? .rowsRemove(id) : .rowsSetNil(id)
     case 56..<63: return .rowAdd(id, d)
     case 63..<65: return .rowTitle(id, s)
-    case 65..<67: return .rowSetNew(id, r.pick([0, 1]))
+    case 65..<67: return r.chance(50) ? .rowSetNew(id, r.pick([0, 1])) : .rowReplaceInPlace(id, r.pick([0, 1]))
     case 67..<70: return .rowSetCopy(k)
     case 70..<72: return .rowsMove(r.int(0...4), to: r.int(0...5))
     case 72..<73: return .rowsSwap(r.int(0...4), r.int(0...4))
@@ -166,7 +166,7 @@ struct RelGenerator {
     return r.pick([
       .addCount(d), .setName(s), .childAdd(d), .childAdd(d), .childTitle(s), .childAppendTitle(s), .childNew(0),
       .optionalAdd(d), .optionalNil, .modeAdd(d), .modeAddInPlace(d), .modeNoteAppend(s), .rowAdd(id, d), .rowAdd(id, d), .rowTitle(id, s),
-      .rowsAppend(id), .rowsRemove(id), .rowsSortByID(descending: true), .rowSetNew(id, 0),
+      .rowsAppend(id), .rowsRemove(id), .rowsSortByID(descending: true), .rowSetNew(id, 0), .rowReplaceInPlace(id, 0),
     ])
   }
 }

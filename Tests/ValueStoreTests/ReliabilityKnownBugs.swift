@@ -274,7 +274,7 @@ extension RelStep {
 
   var removesAnElement: Bool {
     switch self {
-    case .rowsRemove, .rowsSetNil, .rowSetNew, .rowsRemoveOdd, .rowsFromCopy, .rowsRebuilt: true
+    case .rowsRemove, .rowsSetNil, .rowSetNew, .rowReplaceInPlace, .rowsRemoveOdd, .rowsFromCopy, .rowsRebuilt: true
     default: false
     }
   }
@@ -282,7 +282,8 @@ extension RelStep {
   /// Whether the step reads or writes the element with `id`.
   func touches(rowID id: Int) -> Bool {
     switch self {
-    case let .rowAdd(other, _), let .rowTitle(other, _), let .rowSetNew(other, _), let .rowsRemove(other),
+    case let .rowAdd(other, _), let .rowTitle(other, _), let .rowSetNew(other, _), let .rowReplaceInPlace(other, _),
+      let .rowsRemove(other),
       let .rowsSetNil(other):
       other == id
     case .rowsRemoveOdd: true

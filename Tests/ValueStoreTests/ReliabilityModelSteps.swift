@@ -103,8 +103,8 @@ extension RelStep {
         rebuilt.rows = $0.rows.rows
         $0.rows = rebuilt
       }
-    case .rowsAppend, .rowsInsert, .rowsRemove, .rowsSetNil, .rowAdd, .rowTitle, .rowSetNew, .rowsMove,
-      .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd:
+    case .rowsAppend, .rowsInsert, .rowsRemove, .rowsSetNil, .rowAdd, .rowTitle, .rowSetNew, .rowReplaceInPlace,
+      .rowsMove, .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd:
       s.throughSlot(t) { applyToRows(&$0.rows, t) }
     case .rootReset: s = MState(t)
     case let .rootNewShared(n):
@@ -138,6 +138,8 @@ extension RelStep {
       } else {
         rows.restructure(t) { $0.append(MChild(id: id, count: c, t)) }
       }
+    case let .rowReplaceInPlace(id, c):
+      if let i = rows.index(id) { rows.rows[i] = MChild(id: id, count: c, t) }
     case let .rowsMove(from, to):
       guard !rows.rows.isEmpty else { return }
       let (source, destination) = (from % rows.rows.count, to % (rows.rows.count + 1))

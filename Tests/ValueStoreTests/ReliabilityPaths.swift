@@ -58,7 +58,7 @@ struct RelRootFields {
   let optional: () -> Child?
   let mode: () -> Mode
   let rows: () -> IdentifiedArrayOf<Row>
-  let maybeMode: () -> Mode?
+  let maybeMode: () -> ReflectedEnumTests.PlainMode?
 
   init(_ state: RelState) {
     count = { state.count }
@@ -85,7 +85,7 @@ struct RelRootFields {
   init(
     count: @escaping () -> Int, isEven: @escaping () -> Bool, name: @escaping () -> String,
     child: @escaping () -> Child, optional: @escaping () -> Child?, mode: @escaping () -> Mode,
-    rows: @escaping () -> IdentifiedArrayOf<Row>, maybeMode: @escaping () -> Mode?
+    rows: @escaping () -> IdentifiedArrayOf<Row>, maybeMode: @escaping () -> ReflectedEnumTests.PlainMode?
   ) {
     (self.count, self.isEven, self.name, self.child) = (count, isEven, name, child)
     (self.optional, self.mode, self.rows, self.maybeMode) = (optional, mode, rows, maybeMode)
@@ -103,6 +103,15 @@ extension RelPath {
     switch mode {
     case .idle: "idle"
     case let .editing(child): "editing(\(relDescribe(child)))"
+    case let .note(text): "note(\(text))"
+    }
+  }
+
+  static func describe(_ mode: ReflectedEnumTests.PlainMode) -> String {
+    switch mode {
+    case .idle: "idle"
+    case let .editing(child): "editing(\(relDescribe(child)))"
+    case let .other(child): "other(\(relDescribe(child)))"
     case let .note(text): "note(\(text))"
     }
   }

@@ -20,6 +20,9 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
   case modeNote(String), modeNoteAppend(String), maybeModeNote(String)
   case rowsAppend(Int), rowsInsert(Int, at: Int), rowsAppendCopy(Int), rowsRemove(Int), rowsSetNil(Int)
   case rowAdd(Int, Int), rowTitle(Int, String), rowSetNew(Int, Int), rowSetCopy(Int)
+  /// `rows[id: id]? = Row(…)`: a replacement made through the subscript's `_modify` (the old
+  /// element dies out of its slot).
+  case rowReplaceInPlace(Int, Int)
   case rowsMove(Int, to: Int), rowsSwap(Int, Int), rowsSortByID(descending: Bool), rowsSortByCount
   case rowsRemoveOdd, rowsRebuilt, rowsFromCopy(Int)
   /// `var c = state; <step on c>` — the copy is discarded (S11)
@@ -68,6 +71,7 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
     case let .rowAdd(id, d): "rows[id: \(id)]?.count += \(d)"
     case let .rowTitle(id, s): "rows[id: \(id)]?.title = \"\(s)\""
     case let .rowSetNew(id, c): "rows[id: \(id)] = Row(id: \(id), count: \(c))"
+    case let .rowReplaceInPlace(id, c): "rows[id: \(id)]? = Row(id: \(id), count: \(c))"
     case let .rowSetCopy(k): "rows[id: copies[\(k)].id] = copies[\(k)]"
     case let .rowsMove(from, to): "rows.move(fromOffsets: [\(from) % count], toOffset: \(to) % (count + 1))"
     case let .rowsSwap(i, j): "rows.swapAt(\(i) % count, \(j) % count)"
@@ -165,8 +169,8 @@ extension RelStep {
     case let .rowsAppendCopy(k): if let r = env.copies[k].row { state.rows.append(r) }
     case let .rowsFromCopy(k): if let r = env.copies[k].rows { state.rows = r }
     case .rowsRebuilt: state.rows = IdentifiedArray(uniqueElements: state.rows.elements)
-    case .rowsAppend, .rowsInsert, .rowsRemove, .rowsSetNil, .rowAdd, .rowTitle, .rowSetNew, .rowsMove,
-      .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd:
+    case .rowsAppend, .rowsInsert, .rowsRemove, .rowsSetNil, .rowAdd, .rowTitle, .rowSetNew, .rowReplaceInPlace,
+      .rowsMove, .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd:
       applyToRows(&state.rows)
     case let .rootCopyDiscarded(step):
       var copy = state
@@ -191,6 +195,7 @@ extension RelStep {
     case let .rowAdd(id, d): rows[id: id]?.count += d
     case let .rowTitle(id, s): rows[id: id]?.title = s
     case let .rowSetNew(id, c): rows[id: id] = Row(id: id, count: c)
+    case let .rowReplaceInPlace(id, c): rows[id: id]? = Row(id: id, count: c)
     case let .rowsMove(from, to):
       guard !rows.isEmpty else { return }
       rows.move(fromOffsets: [from % rows.count], toOffset: to % (rows.count + 1))

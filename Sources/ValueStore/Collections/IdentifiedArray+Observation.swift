@@ -48,6 +48,13 @@ public struct CollectionFields: Sendable {
 extension FieldKey {
   /// The elements of a collection whose elements are not observable themselves.
   @usableFromInline static let elements = -3
+
+  /// The identity of the element with `id`, when its identity has no extent to be read on (a
+  /// payload-less enum case, a plain payload, `nil`): its readers register on the collection's
+  /// structure extent under this key. Two ids with one key (a hash collision) hear each other:
+  /// spurious, never lost.
+  @inlinable
+  static func element<ID: Hashable>(_ id: ID) -> FieldKey { -4 - (id.hashValue & (Int.max >> 1)) }
 }
 
 // MARK: - Reads
@@ -63,10 +70,14 @@ extension IdentifiedArray {
   @inlinable
   func _recordElementAccess(at offset: Int) {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
-      if _observableElements, let extent = Self._identity(of: _elements[offset]).extent {
-        // The element is read through the array: anchored if the array is.
-        if _extent.isAnchored.load(ordering: .relaxed) { extent.anchor() }
-        extent.recordAccess(.identity, nil)
+      if _observableElements {
+        if let extent = _identity(of: _elements[offset]).extent {
+          // The element is read through the array: anchored if the array is.
+          if _extent.isAnchored.load(ordering: .relaxed) { extent.anchor() }
+          extent.recordAccess(.identity, nil)
+        } else {
+          _extent.recordAccess(.element(_ids[offset]), ObservationChange.elements)
+        }
       } else {
         _extent.recordAccess(.elements, ObservationChange.elements)
       }
@@ -89,8 +100,8 @@ extension IdentifiedArray {
   }
 
   @inlinable
-  static func _identity(of element: Element) -> ObservationIdentity {
-    (element as! any ObservationIdentifiable).observationIdentity
+  func _identity(of element: Element) -> ObservationIdentity {
+    _observableType._identity(of: element)
   }
 }
 
@@ -98,7 +109,7 @@ extension IdentifiedArray {
 
 /// What an element slot held before an in-place mutation.
 @usableFromInline
-struct ElementSlot {
+struct ElementSlot<Element> {
   @usableFromInline let identity: ObservationIdentity
   /// Kept only when the element is observed — or is a fork, whose observers may still be waiting
   /// to be adopted onto it — or the array is a fork (a copy that may be written back, while the
@@ -106,13 +117,30 @@ struct ElementSlot {
   /// is replaced or removed (by then the element itself is gone). Weak: a strong reference would
   /// make it look shared.
   @usableFromInline weak var observed: Extent?
+  /// The key the element's readers registered under when its identity has no extent.
+  @usableFromInline let key: FieldKey?
+  /// The element, when its identity is opaque (a plain enum payload) and it can be compared:
+  /// rewritten to an equal value, it is the same element.
+  @usableFromInline let old: Element?
 
   @inlinable
-  init(_ identity: ObservationIdentity, inFork: Bool) {
+  init<ID: Hashable>(_ element: Element, _ identity: ObservationIdentity, id: @autoclosure () -> ID, inFork: Bool) {
     self.identity = identity
-    if let extent = identity.extent, inFork || extent.flags.load(ordering: .relaxed) != 0 {
-      observed = extent
+    if let extent = identity.extent {
+      key = nil
+      old = nil
+      if inFork || extent.flags.load(ordering: .relaxed) != 0 { observed = extent }
+    } else {
+      key = .element(id())
+      old = identity.isOpaque && Element.self is any Equatable.Type ? element : nil
     }
+  }
+
+  /// Whether `element`, which has another identity, is the one this slot held: equal to it.
+  @inlinable
+  func holdsEqual(_ element: Element) -> Bool {
+    guard let old else { return false }
+    return FieldKind<Element>.isEqual(old, element) == true
   }
 }
 
@@ -137,7 +165,8 @@ extension IdentifiedArray {
   /// Runs after an element left the array: whoever read it is told it is gone.
   @inlinable
   mutating func _didRemove(id: ID, element: Element?) {
-    guard _observableElements, let element, let extent = Self._identity(of: element).extent else { return }
+    guard _observableElements, let element else { return }
+    guard let extent = _identity(of: element).extent else { return _elementDidChange(.element(id)) }
     _forkStructureIfShared()
     // In a copy, a departure is kept even when nobody reads the element yet: the location the copy
     // came from still holds it, may get readers, and hears of the removal if the copy is written
@@ -163,12 +192,10 @@ extension IdentifiedArray {
   mutating func _didReplace(old: Element, at offset: Int) {
     guard _observableElements else { return _elementsDidChange() }
     _forkStructureIfShared()
-    let before = ElementSlot(Self._identity(of: old), inFork: _structureIsFork)
-    var new = _elements[offset] as! any ObservationIdentifiable
-    new._makeIdentityUnique()
-    _elements[offset] = new as! Element
-    if !_reconcile(before, after: new.observationIdentity) {
-      let type = _observableType
+    let before = ElementSlot(old, _identity(of: old), id: _ids[offset], inFork: _structureIsFork)
+    let type = _observableType
+    type._makeIdentityUnique(&_elements[offset])
+    if !_reconcile(before, after: _elements[offset]) {
       type._detach(&_elements[offset])
     }
   }
@@ -187,44 +214,57 @@ extension IdentifiedArray {
   /// The identity of an element about to be mutated in place (nil for elements that are not
   /// observable, which are observed together).
   @inlinable
-  mutating func _elementSlot(_ element: Element?) -> ElementSlot? {
+  mutating func _elementSlot(_ element: Element?, at offset: Int) -> ElementSlot<Element>? {
     guard _observableElements, let element else { return nil }
     _forkStructureIfShared()
-    return ElementSlot(Self._identity(of: element), inFork: _structureIsFork)
+    let slot = ElementSlot(element, _identity(of: element), id: _ids[offset], inFork: _structureIsFork)
+    // Replaced while out of its slot, the element dies there: its readers are told as it goes.
+    slot.observed?.isInFlight.store(true, ordering: .relaxed)
+    return slot
   }
 
   /// Reconciles an element slot after an in-place mutation (`element` is nil if it was removed).
   @inlinable
-  mutating func _reconcileElementSlot(_ before: ElementSlot?, _ element: inout Element?) {
+  mutating func _reconcileElementSlot(_ before: ElementSlot<Element>?, _ element: inout Element?) {
+    before?.observed?.isInFlight.store(false, ordering: .relaxed)
     guard let before else {
       if element != nil { _elementsDidChange() }
       return
     }
-    guard element != nil else {
-      before.observed?.didLeave(_extent)
-      return
-    }
-    if !_reconcile(before, after: Self._identity(of: element!)) { _observableType._detach(&element!) }
+    guard element != nil else { return _elementLeft(before) }
+    if !_reconcile(before, after: element!) { _observableType._detach(&element!) }
   }
 
   /// Whether the slot still holds the same element (itself, or a fork it adopted); if not, the old
   /// element's readers are told it left.
   @inlinable
-  func _reconcile(_ before: ElementSlot, after: ObservationIdentity) -> Bool {
-    if _fastPath(after == before.identity) { return true }
+  mutating func _reconcile(_ before: ElementSlot<Element>, after element: Element) -> Bool {
+    let after = _identity(of: element)
+    if _fastPath(after == before.identity) || before.holdsEqual(element) { return true }
     if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
       extent.adopt(ancestor: after.tag == before.identity.tag ? before.identity.serial : 0, owner: _extent)
     {
       return true
     }
-    before.observed?.didLeave(_extent)
+    _elementLeft(before)
     return false
+  }
+
+  /// The element a slot held was replaced or removed: its readers are told.
+  @inlinable
+  mutating func _elementLeft(_ before: ElementSlot<Element>) {
+    before.observed?.didLeave(_extent)
+    if let key = before.key { _elementDidChange(key) }
   }
 
   /// Elements that are not observable changed in place.
   @inlinable
-  mutating func _elementsDidChange() {
+  mutating func _elementsDidChange() { _elementDidChange(.elements) }
+
+  /// The elements read under `key` changed.
+  @inlinable
+  mutating func _elementDidChange(_ key: FieldKey) {
     guard _prepareStructureWrite() else { return }
-    _extent.didChange(.elements, ObservationChange.elements)
+    _extent.didChange(key, ObservationChange.elements)
   }
 }

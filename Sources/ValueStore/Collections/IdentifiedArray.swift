@@ -74,8 +74,8 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @usableFromInline
   internal var _extent: Extent
 
-  /// `Element` as `ObservationIdentifiable` if elements carry their own observation identity;
-  /// decided once here because a per-access dynamic cast costs tens of nanoseconds.
+  /// `Element`'s observation kind (``ObservationKind``) if elements carry their own observation
+  /// identity; decided once here because a per-access lookup costs tens of nanoseconds.
   @usableFromInline
   internal let _elementType: (any ObservationIdentifiable.Type)?
 
@@ -91,7 +91,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     _ids = []
     _offsets = [:]
     _extent = Extent()
-    _elementType = Element.self as? any ObservationIdentifiable.Type
+    _elementType = ObservationKind.of(Element.self)
   }
 
   /// Creates an empty array whose elements are identified by the given key path.
@@ -294,7 +294,7 @@ extension IdentifiedArray {
     get { _elements[offset] }
     _modify {
       var element: Element? = _takeElement(at: offset)
-      let before = _elementSlot(element)
+      let before = _elementSlot(element, at: offset)
       defer {
         _reconcileElementSlot(before, &element)
         _restoreElement(element, at: offset)

@@ -172,3 +172,24 @@ extension StackElement: ObservationIdentifiable where Element: ObservationIdenti
   @inlinable public func _anchor() { element._anchor() }
   public mutating func _detach() { element._detach() }
 }
+
+extension StackElement: ObservationForwarding {
+  static var forwardedKind: (any ObservationIdentifiable.Type)? {
+    ObservationKind.of(Element.self).map { _ in ObservedStackElement<Element>.self }
+  }
+}
+
+/// A ``StackElement`` (the same layout) whose element's kind is known only at run time: a path
+/// enum observed by reflection (``ReflectedEnum``).
+struct ObservedStackElement<Element>: ObservationIdentifiable {
+  let id: StackElementID
+  var element: Element
+
+  private static var kind: any ObservationIdentifiable.Type { ObservationKind.of(Element.self)! }
+
+  var observationIdentity: ObservationIdentity { Self.kind._identity(of: element) }
+  mutating func _makeIdentityUnique() { Self.kind._makeIdentityUnique(&element) }
+  func _adoptForks(owner: ObservationIdentity) { Self.kind._adoptForks(of: element, owner: owner) }
+  func _anchor() { Self.kind._anchor(element) }
+  mutating func _detach() { Self.kind._detach(&element) }
+}

@@ -56,22 +56,18 @@ final class ObservableFields {
   private init<Fields>(_: Fields.Type) {
     var detachers: [(UnsafeMutableRawPointer) -> Void] = []
     _ = _forEachFieldWithKeyPath(of: Fields.self) { _, keyPath in
-      if let valueType = type(of: keyPath).valueType as? any ObservationIdentifiable.Type,
-        let detach = Self.detacher(keyPath, valueType)
-      {
-        detachers.append(detach)
+      let valueType = type(of: keyPath).valueType
+      if let kind = ObservationKind.of(valueType) {
+        func detacher<Value>(_: Value.Type) -> ((UnsafeMutableRawPointer) -> Void)? {
+          // A `let` field gives a read-only key path: it cannot be detached, nor assigned either.
+          guard let writable = keyPath as? WritableKeyPath<Fields, Value> else { return nil }
+          return { kind._detach(&$0.assumingMemoryBound(to: Fields.self).pointee[keyPath: writable]) }
+        }
+        if let detach = _openExistential(valueType, do: detacher) { detachers.append(detach) }
       }
       return true
     }
     self.detachers = detachers
-  }
-
-  private static func detacher<Fields, V: ObservationIdentifiable>(
-    _ keyPath: PartialKeyPath<Fields>, _: V.Type
-  ) -> ((UnsafeMutableRawPointer) -> Void)? {
-    // A `let` field gives a read-only key path: it cannot be detached, nor assigned either.
-    guard let writable = keyPath as? WritableKeyPath<Fields, V> else { return nil }
-    return { $0.assumingMemoryBound(to: Fields.self).pointee[keyPath: writable]._detach() }
   }
 
   static func of<Fields>(_ type: Fields.Type) -> ObservableFields {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Reads enum payloads without reflection: the case from the runtime (``EnumTag``), which case
 /// carries which payload type (and whether indirectly) from the enum's field descriptor, read
@@ -161,14 +160,6 @@ enum EnumPayload {
     var shape: Shape? { payloadType.map(Shape.init) }
   }
 
-  /// What each case of each enum type carries, by tag, read from its descriptor once; nil for a
-  /// type whose layout this cannot reproduce. Read without a lock: an immutable snapshot that a
-  /// writer replaces (under `writer`) and never frees — one per enum type ever extracted from,
-  /// so readers never see one freed.
-  final class Snapshot: @unchecked Sendable {  // immutable
-    let cases: [ObjectIdentifier: EnumCases?]
-    init(_ cases: [ObjectIdentifier: EnumCases?]) { self.cases = cases }
-  }
   /// An enum's cases by tag, and which case carries each payload shape.
   final class EnumCases: @unchecked Sendable {  // immutable
     let cases: [CaseInfo]
@@ -189,32 +180,18 @@ enum EnumPayload {
       self.carriers = carriers
     }
   }
-  static let snapshot = Atomic<Int>(0)  // an unmanaged `Snapshot`'s address; 0 before the first
-  static let writer = Mutex<Void>(())
-
   static func caseInfo(_ type: Any.Type, tag: UInt32) -> CaseInfo? {
     guard let cases = cases(of: type)?.cases, Int(tag) < cases.count else { return nil }
     return cases[Int(tag)]
   }
 
-  /// `type`'s cases, nil for a type whose layout this cannot reproduce. Precondition: an enum.
+  /// What each case of `type` carries, by tag, read from its descriptor once; nil for a type whose
+  /// layout this cannot reproduce. Precondition: an enum.
   static func cases(of type: Any.Type) -> EnumCases? {
-    let key = ObjectIdentifier(type)
-    if let cached = current()?.cases[key] { return cached }
-    let cases = readCases(type).map(EnumCases.init)
-    writer.withLock { _ in
-      let old = current()?.cases ?? [:]
-      guard old[key] == nil else { return }
-      let next = Snapshot(old.merging([key: cases]) { $1 })
-      snapshot.store(Int(bitPattern: Unmanaged.passRetained(next).toOpaque()), ordering: .releasing)
-    }
-    return cases
+    casesByType.value(for: type) { readCases($0).map(EnumCases.init) }
   }
 
-  private static func current() -> Snapshot? {
-    UnsafeRawPointer(bitPattern: snapshot.load(ordering: .acquiring))
-      .map { Unmanaged<Snapshot>.fromOpaque($0).takeUnretainedValue() }
-  }
+  private static let casesByType = TypeCache<EnumCases?>()
 
   /// `Root`'s case `tag`, or the cases that carry a `Value`, for messages: `AppAction.counter`,
   /// `AppAction.a or .b`.

@@ -34,6 +34,10 @@ final class Extent: @unchecked Sendable {
   /// arrives after such a move missed it, so it fires at once instead of waiting on an extent that
   /// nobody will write again (B10: a mutation between a tracked read and its registration).
   let moves = Atomic<UInt32>(0)
+  /// Set while this extent's value is out of its collection slot for an in-place mutation
+  /// (`ElementSlot`): if the value dies there, it was replaced, and its readers are told as it
+  /// goes — the slot cannot reach them afterwards.
+  @usableFromInline let isInFlight = Atomic<Bool>(false)
 
   var registrations: [Registration] = []
   /// Registrations of deactivated observers still in `registrations` (see `withdraw`).
@@ -71,13 +75,28 @@ final class Extent: @unchecked Sendable {
 
   deinit {
     guard flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 else { return }
+    let replaced = isInFlight.load(ordering: .relaxed)
     // This thread may hold the lock already: the last reference was a temporary made inside it
-    // (see `registry`). Then the bookkeeping is ours to do in place.
+    // (see `registry`). Then the bookkeeping is ours to do in place. (A value in flight is never
+    // released there: its slot's mutation is user code, which runs outside the lock.)
     if registry.isHeldByCurrentThread {
       unregisterAll(&lateGarbage)
     } else {
-      withRegistry { unregisterAll(&$0) }
+      let departed = withRegistry { garbage in
+        let departed = replaced ? departureDeliveries() : []
+        unregisterAll(&garbage)
+        return departed
+      }
+      deliver(departed)
     }
+  }
+
+  /// The observers a departure of this extent's value from its slot notifies (`didLeave`).
+  /// Requires the registry lock.
+  private func departureDeliveries() -> [Delivery] {
+    let change = [Change(key: .identity, keyPath: nil)]
+    let bare = ThreadContext.current.holderDepth == 0
+    return bare ? registrations.filter { !$0.anchored }.matching(change) : registrations.matching(change)
   }
 
   /// A dying extent leaves its observers; a root replaced during a holder's mutation leaves them to

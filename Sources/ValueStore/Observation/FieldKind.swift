@@ -9,11 +9,12 @@
 /// ``ObservationIdentifiable`` (a payload-less enum): it has no extent, and its identity is its case.
 @usableFromInline
 enum FieldKind<T> {
-  /// `T` as an observable type, when a field of it is written through its slot.
+  /// `T`'s observation kind (``ObservationKind``), when a field of it is written through its slot.
   @inlinable
   static var observable: (any ObservationIdentifiable.Type)? {
     if isTrivialEquatable { return nil }
-    return T.self as? any ObservationIdentifiable.Type
+    if let conforming = T.self as? any ObservationIdentifiable.Type { return conforming }
+    return ObservationKind.ofNonConforming(T.self)
   }
 
   /// Whether `T` is compared after an in-place mutation: a bitwise-copyable `Equatable` value,

@@ -116,7 +116,11 @@ public struct ObservationIdentity: Equatable, Sendable {
   /// The identity of an enum case whose payload is observable: the case and the payload's identity.
   @inlinable
   public init(case tag: Int, _ payload: some ObservationIdentifiable) {
-    let identity = payload.observationIdentity
+    self.init(case: tag, payloadIdentity: payload.observationIdentity)
+  }
+
+  @inlinable
+  init(case tag: Int, payloadIdentity identity: ObservationIdentity) {
     self.init(serial: identity.serial, tag: tag &+ identity.tag &* 31, extent: identity.extent)
   }
 
@@ -130,7 +134,13 @@ public struct ObservationIdentity: Equatable, Sendable {
 /// mutating it in place notifies only the observers of what changed inside it.
 ///
 /// Observable structs, optionals of them, ``IdentifiedArray`` and arrays of observable elements
-/// conform already. Conform an enum whose cases carry observable state by returning the case and
+/// conform already. An enum whose cases carry observable state needs nothing: where it is stored
+/// (a field, an optional field, an identified array, a ``StackState``, another enum's payload) it
+/// is observed exactly as if it conformed as below, its layout read at run time — so
+/// `enum Destination { case edit(EditFeature.State), alert(AlertState<Alert>) }` is enough. (Cases
+/// declared `indirect`, and plain `Array`s of such an enum, are observed as plain values.)
+///
+/// To conform by hand (the same behaviour, checked by the compiler), return the case and
 /// its observable payload (see ``ObservationIdentity/init(caseOf:_:)``), the case alone for the
 /// other cases (payload-less or with a plain payload, ``ObservationIdentity/init(caseOf:)``), and
 /// by detaching the observable payload; then an action that leaves a case unchanged notifies

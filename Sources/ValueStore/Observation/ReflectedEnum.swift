@@ -1,0 +1,108 @@
+/// An enum observed by identity without conforming to ``ObservationIdentifiable``: the shape a
+/// hand-written conformance takes (see the protocol), read from the enum's layout at run time.
+///
+/// Its identity is its case and that case's observable payload: so an action that leaves a case
+/// unchanged notifies nobody, mutating the payload in place notifies only the payload's readers,
+/// and changing the case notifies the enum's readers. A case with a plain payload has an opaque
+/// identity (compared by value where the enum is `Equatable`), a payload-less case its case alone,
+/// `nil` its own (`absent`). A replacement detaches the payload.
+///
+/// `ReflectedEnum<Enum>` has `Enum`'s layout (a struct of one stored property), so a value of
+/// `Enum` is acted on in place as one (FieldKind.swift); its payload is reached by the enum's value
+/// witnesses (``EnumPayload``). Cases stored indirectly (a heap box shared between copies, which
+/// cannot be mutated in place) are observed as plain payloads.
+struct ReflectedEnum<Enum>: ObservationIdentifiable {
+  var value: Enum
+
+  private static var observation: EnumObservation { EnumObservation.of(Enum.self)! }
+
+  var observationIdentity: ObservationIdentity {
+    let tag = EnumTag.tag(of: value)
+    let observation = Self.observation
+    guard let kind = observation.payloadKinds[Int(tag)] else {
+      if observation.isOptional { return .absent }
+      return observation.hasPayload[Int(tag)] ? .opaque(tag: Int(tag)) : ObservationIdentity(case: Int(tag))
+    }
+    let payload = kind._payloadIdentity(in: value)
+    return observation.isOptional ? payload : ObservationIdentity(case: Int(tag), payloadIdentity: payload)
+  }
+
+  mutating func _makeIdentityUnique() {
+    let tag = EnumTag.tag(of: value)
+    Self.observation.payloadKinds[Int(tag)]?._makePayloadIdentityUnique(in: &value, tag: tag)
+  }
+
+  func _adoptForks(owner: ObservationIdentity) {
+    Self.observation.payloadKinds[Int(EnumTag.tag(of: value))]?._adoptPayloadForks(in: value, owner: owner)
+  }
+
+  func _anchor() {
+    Self.observation.payloadKinds[Int(EnumTag.tag(of: value))]?._anchorPayload(in: value)
+  }
+
+  mutating func _detach() {
+    let tag = EnumTag.tag(of: value)
+    Self.observation.payloadKinds[Int(tag)]?._detachPayload(in: &value, tag: tag)
+  }
+}
+
+/// What ``ReflectedEnum`` knows of an enum type: each case's observable payload. Exists only for
+/// an enum with at least one such case.
+final class EnumObservation: @unchecked Sendable {  // immutable; holds metatypes
+  /// By case tag: the payload's kind, nil for a case without an observable payload.
+  let payloadKinds: [(any ObservationIdentifiable.Type)?]
+  /// By case tag: whether the case carries a payload.
+  let hasPayload: [Bool]
+  /// An optional: `nil` is `absent`, a wrapped value is its payload's identity (as `Optional`'s
+  /// own conformance has it).
+  let isOptional: Bool
+
+  private init(payloadKinds: [(any ObservationIdentifiable.Type)?], hasPayload: [Bool], isOptional: Bool) {
+    self.payloadKinds = payloadKinds
+    self.hasPayload = hasPayload
+    self.isOptional = isOptional
+  }
+
+  /// Precondition: `type` is an enum.
+  static func of(_ type: Any.Type) -> EnumObservation? {
+    byType.value(for: type, make: make)
+  }
+
+  private static let byType = TypeCache<EnumObservation?>()
+
+  private static func make(_ type: Any.Type) -> EnumObservation? {
+    guard let cases = EnumPayload.cases(of: type)?.cases else { return nil }
+    let kinds = cases.map { info -> (any ObservationIdentifiable.Type)? in
+      guard info.isPayloadCase, !info.isIndirect, info.isReadable, let payload = info.payloadType else { return nil }
+      return ObservationKind.of(payload)
+    }
+    guard kinds.contains(where: { $0 != nil }) else { return nil }
+    return EnumObservation(
+      payloadKinds: kinds, hasPayload: cases.map(\.isPayloadCase),
+      isOptional: EnumTag.metadata(type).load(as: Int.self) == EnumTag.optionalKind)
+  }
+}
+
+// The payload of an enum value in a case whose payload is stored in place, as `Self` (the case's
+// payload kind, opened).
+extension ObservationIdentifiable {
+  static func _payloadIdentity<Root>(in root: Root) -> ObservationIdentity {
+    EnumPayload.project(root, indirect: false, as: Self.self).observationIdentity
+  }
+
+  static func _adoptPayloadForks<Root>(in root: Root, owner: ObservationIdentity) {
+    EnumPayload.project(root, indirect: false, as: Self.self)._adoptForks(owner: owner)
+  }
+
+  static func _anchorPayload<Root>(in root: Root) {
+    EnumPayload.project(root, indirect: false, as: Self.self)._anchor()
+  }
+
+  static func _makePayloadIdentityUnique<Root>(in root: inout Root, tag: UInt32) {
+    EnumPayload.modify(&root, tag: tag, as: Self.self) { $0._makeIdentityUnique() }
+  }
+
+  static func _detachPayload<Root>(in root: inout Root, tag: UInt32) {
+    EnumPayload.modify(&root, tag: tag, as: Self.self) { $0._detach() }
+  }
+}
