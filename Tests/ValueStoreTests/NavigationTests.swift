@@ -55,7 +55,7 @@ final class Latch: Sendable {
     var _$fields: Observed<Fields>
   }
   struct JobFeature: Reducer {
-    enum Action: Equatable, Sendable { case start, restart, finished, close, closeFromEffect }
+    enum Action: Equatable, Sendable { case start, restart, finished, close, closeFromEffect, closeTwice, closeThenFinish }
     let gate: Latch
     func reduce(into state: inout Job, action: Action) -> Effect<Action> {
       switch action {
@@ -72,6 +72,10 @@ final class Latch: Sendable {
         return .dismiss
       case .closeFromEffect:
         return .run { send in await send.dismiss() }
+      case .closeTwice:
+        return .merge(.dismiss, .dismiss)
+      case .closeThenFinish:
+        return .merge(.dismiss, .send(.finished))
       }
     }
   }
@@ -103,7 +107,7 @@ final class Latch: Sendable {
       case sheet(PresentationAction<JobFeature.Action>), other(PresentationAction<JobFeature.Action>)
       case destination(PresentationAction<DestinationAction>)
       case path(StackAction<Job, JobFeature.Action>)
-      case present(Int), presentOther(Int), hide, showAlert, push(Int)
+      case present(Int), presentOther(Int), hide, showAlert, showJob(Int), push(Int)
     }
     let gate: Latch
     var body: some Reducer<Screen, Action> {
@@ -112,6 +116,7 @@ final class Latch: Sendable {
         case let .present(id): state.sheet = Job(.init(id: id))
         case let .presentOther(id): state.other = Job(.init(id: id))
         case .hide: state.sheet = nil
+        case let .showJob(id): state.destination = .job(Job(.init(id: id)))
         case .showAlert:
           state.destination = .alert(AlertState(title: "Sure?") { ButtonState(action: .confirm) { "Yes" } })
         case let .push(id): state.path.append(Job(.init(id: id)))
@@ -295,7 +300,76 @@ final class Latch: Sendable {
     #expect(warnings.all.count == 3)
   }
 
+  @Test func nothingAChildSendsAfterItsDismissalReachesTheStore() {
+    // As a cancelled effect's task sends nothing more: the second dismissal, and what follows it.
+    for action in [JobFeature.Action.closeTwice, .closeThenFinish] {
+      let warnings = Warnings()
+      let store = screen()
+      store.send(.present(1))
+      store.send(.push(2))
+      RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+        store.send(.sheet(.presented(action)))
+        store.send(.path(.element(id: 0, action: action)))
+      }
+      #expect(store.sheet == nil && store.path.isEmpty, "\(action)")
+      #expect(store.log == ["dismiss, sheet 1", "pop #0, count 1"], "\(action)")
+      #expect(warnings.all.isEmpty, "\(action): \(warnings.all)")
+    }
+  }
+
+  @Test func aPoppedIDIsNeverPushedAgain() {
+    let warnings = Warnings()
+    let store = screen()
+    store.send(.push(1))
+    store.send(.path(.popFrom(id: 0)))
+    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+      store.send(.path(.push(id: 0, state: Job(.init(id: 2)))))
+    }
+    #expect(store.path.isEmpty)
+    var stack = StackState<Job>()
+    stack.append(Job(.init(id: 1)))
+    stack.pop(from: 0)
+    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { stack[id: 0] = Job(.init(id: 2)) }
+    #expect(stack.isEmpty)
+    #expect(warnings.all.count == 2)
+    stack[id: 5] = Job(.init(id: 3))  // a new id: pushed
+    #expect(stack.ids == [5])
+  }
+
   // MARK: - Child stores and observation
+
+  @Test func aChildStoreStandsForThePresentationItWasMadeFor() {
+    let warnings = Warnings()
+    let store = screen()
+    store.send(.present(1))
+    let first = store.scope(state: \.sheet, action: ScreenFeature.Action.sheet)!
+    first.send(.finished)
+    #expect(first.done == 1)
+    store.send(.hide)
+    store.send(.present(1))  // presented anew, with the same id
+    let second = store.scope(state: \.sheet, action: ScreenFeature.Action.sheet)!
+    #expect(second !== first)
+    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { first.send(.finished) }
+    #expect(store.sheet?.done == 0)
+    #expect(first.done == 1)  // what it last showed
+    #expect(warnings.all.count == 1)
+    second.send(.finished)
+    #expect(store.sheet?.done == 1)
+    #expect(store.scope(state: \.sheet, action: ScreenFeature.Action.sheet) === second)
+
+    // A destination presented anew: the old destination store, and its case stores, are done.
+    store.send(.showJob(1))
+    let destination = store.scope(state: \.destination, action: ScreenFeature.Action.destination)!
+    let job = destination.scope(case: Destination.job, action: DestinationAction.job)!
+    store.send(.destination(.dismiss))
+    store.send(.showJob(1))
+    #expect(destination.scope(case: Destination.job, action: DestinationAction.job) == nil)
+    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { job.send(.finished) }
+    #expect(store.destination == .job(Job(.init(id: 1))))
+    let current = store.scope(state: \.destination, action: ScreenFeature.Action.destination)!
+    #expect(current !== destination)
+    #expect(current.scope(case: Destination.job, action: DestinationAction.job) != nil)
+  }
 
   @Test func childStoresOfPresentationsCasesAndStacks() {
     let store = screen()

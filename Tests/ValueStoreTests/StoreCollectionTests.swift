@@ -90,6 +90,29 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     #expect(weakRow == nil)
   }
 
+  @Test func theStoreOfARemovedElementNeverDrivesOneAddedBackWithItsID() {
+    let warnings = Warnings()
+    let store = listStore()
+    let rows = store.scope(state: \.rows, action: CasePath(ListAction.rows))
+    let stale = rows[id: 1]!
+    stale.send(.increment)
+    #expect(stale.count == 1)
+    store.send(.remove(1))
+    store.send(.append(1))  // another row with the same id
+    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { stale.send(.increment) }
+    #expect(store.rows[id: 1]?.count == 0)
+    #expect(warnings.all.count == 1)
+    #expect(stale.count == 1)  // the row it was made for, as last seen
+    let fresh = store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 1]!
+    #expect(fresh !== stale)
+    fresh.send(.increment)
+    #expect(store.rows[id: 1]?.count == 1)
+    // Replaced in one action (`rows[id: 1] = Row(id: 1)`): the same.
+    store.send(.replace(Row(id: 1)))
+    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { fresh.send(.increment) }
+    #expect(store.rows[id: 1]?.count == 0)
+  }
+
   @Test func sendingToARemovedElementsStoreIsReportedAndChangesNothing() {
     let warnings = Warnings()
     let store = listStore()

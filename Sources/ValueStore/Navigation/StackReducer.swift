@@ -87,7 +87,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer where Pa
     case let .push(id, elementState):
       _ = toStack.modify(&state) { stack in
         if !stack.push(elementState, id: id) {
-          RuntimeWarning.report("forEach received push(id: \(id)), an id already in the stack; ignored.")
+          RuntimeWarning.report("forEach received push(id: \(id)), an id the stack has used (ids are never reused); ignored.")
         }
       }
     case .element, nil:

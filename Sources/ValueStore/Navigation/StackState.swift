@@ -43,7 +43,11 @@ public struct StackState<Element> {
         yield &_elements[_offset: offset][element: id]  // in place: observed as the element's slot
       } else {
         var element: Element?
-        defer { if let element { push(element, id: id) } }
+        defer {
+          if let element, !push(element, id: id) {
+            RuntimeWarning.report("StackState: \(id) was used before and is never reused; the element was not pushed.")
+          }
+        }
         yield &element
       }
     }
@@ -54,10 +58,12 @@ public struct StackState<Element> {
     push(element, id: StackElementID(integerLiteral: _nextID))
   }
 
-  /// Pushes `element` with `id` (a ``StackAction/push(id:state:)``); false if the id is in use.
+  /// Pushes `element` with `id` (a ``StackAction/push(id:state:)``); false if the id was used
+  /// before (it is in the stack, or was popped): ids only grow, so that an id always names one
+  /// element — its stores and its effects' cancellation belong to it alone.
   @usableFromInline @discardableResult
   mutating func push(_ element: Element, id: StackElementID) -> Bool {
-    guard !_elements.contains(id: id) else { return false }
+    guard id.rawValue >= _nextID else { return false }
     _ = _elements.append(StackElement(id: id, element: element))
     _nextID = Swift.max(_nextID, id.rawValue + 1)
     return true

@@ -128,6 +128,19 @@ public struct ObservationIdentity: Equatable, Sendable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.serial == rhs.serial && lhs.tag == rhs.tag
   }
+
+  /// What stays the same while a value stays in its place — through its copies and the forks
+  /// they cause — and differs for another value put there (a child presented anew, an element
+  /// removed and added again with the same id). Nil when this identity cannot tell (opaque).
+  var lineage: Lineage? {
+    if let extent { return Lineage(serial: extent.lineage.load(ordering: .relaxed), tag: tag) }
+    return isOpaque ? nil : Lineage(serial: serial, tag: tag)
+  }
+
+  struct Lineage: Equatable {
+    let serial: UInt64
+    let tag: Int
+  }
 }
 
 /// A value that a parent field observes by identity: replacing it notifies the field's observers,

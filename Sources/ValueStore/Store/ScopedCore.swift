@@ -2,7 +2,10 @@
 ///
 /// It owns nothing: reads go through the root (anchored), actions are embedded and sent to the
 /// parent. When the scoped-to value is gone, reads return the last state seen and sends are
-/// dropped with a runtime warning.
+/// dropped with a runtime warning — also when another value has taken its place (a child
+/// presented anew, an element removed and added back with its id): a store stands for the value
+/// it was made for (its lineage, ``ObservationIdentity/lineage``), as a SwiftUI view holding it
+/// does, and never drives its successor.
 ///
 /// Keeping the last state means the scoped value is shared with this copy, so its first write
 /// after each read forks (one extent allocation); only scopes that can disappear pay it.
@@ -15,6 +18,10 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
   /// The last state read, for a scope that can disappear (nil for one that cannot).
   private var last: State?
   private let canDisappear: Bool
+  /// The lineage of the value this store was made for, and how to tell a state's (a scope that
+  /// can disappear, of an observable state).
+  private let lineage: ObservationIdentity.Lineage?
+  private let lineageOf: ((State) -> ObservationIdentity.Lineage?)?
 
   init(
     base: any StoreCore<BaseState, BaseAction>,
@@ -30,12 +37,25 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     self.fromAction = fromAction
     self.canDisappear = canDisappear
     self.last = canDisappear ? initial : nil
-    _ = self.last
+    if canDisappear, let kind = ObservationKind.of(State.self) {
+      let lineageOf = { (state: State) in kind._identity(of: state).lineage }
+      self.lineageOf = lineageOf
+      lineage = lineageOf(initial)
+    } else {
+      lineageOf = nil
+      lineage = nil
+    }
+  }
+
+  /// Whether `state` is the value this store was made for.
+  private func isOwn(_ state: State) -> Bool {
+    guard let lineage, let lineageOf else { return true }
+    return lineageOf(state) == lineage
   }
 
   func read<T>(_ body: (State) -> T) -> T {
     let current = base.read { state -> T? in
-      guard let state = toState(state) else { return nil }
+      guard let state = toState(state), isOwn(state) else { return nil }
       if canDisappear { last = state }
       return body(state)
     }
@@ -58,7 +78,7 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     set { base.dependencies = newValue }
   }
 
-  var isPresent: Bool { base.read { toState($0) != nil } && base.isPresent }
+  var isPresent: Bool { base.read { toState($0).map(isOwn) ?? false } && base.isPresent }
 
   func send(_ action: Action) -> StoreTask? {
     guard isPresent else {

@@ -33,9 +33,14 @@ extension Store {
     _ key: ScopeKey, _ toState: @escaping (State) -> ChildState?,
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
-    guard let initial = withState(toState) else {
+    // A store whose own value is gone presents nothing.
+    guard core.isPresent, let initial = withState(toState) else {
       children[key] = nil
       return nil
+    }
+    // A child store stands for the child it was made for: another one presented since gets its own.
+    if let cached = children[key], !unsafeDowncast(cached, to: Store<ChildState, ChildAction>.self).core.isPresent {
+      children[key] = nil
     }
     return cachedChild(key) {
       Store<ChildState, ChildAction>(

@@ -40,7 +40,8 @@ final class ElementStoreCache<ID: Hashable & Sendable, State, Action: Sendable> 
   }
 
   func store(id: ID) -> Store<State, Action> {
-    if let store = stores[id] { return store }
+    // The store of an element removed and added back with its id stands for the removed one.
+    if let store = stores[id], store.core.isPresent { return store }
     let store = make(id)
     stores[id] = store
     return store
