@@ -14,6 +14,9 @@ enum FieldKind<T> {
   static var observable: (any ObservationIdentifiable.Type)? {
     if isTrivialEquatable { return nil }
     if let conforming = T.self as? any ObservationIdentifiable.Type { return conforming }
+    // Of the types observed without conforming, only enums can be a field's: the others are
+    // wrappers made inside collections (a stack element). So a `String` field pays no lookup.
+    guard EnumTag.isEnum(T.self) else { return nil }
     return ObservationKind.ofNonConforming(T.self)
   }
 
