@@ -292,6 +292,20 @@ import Testing
     root.mutate { $0.count = 7 }
     #expect(observed == 7)
     #expect(seen.last?.keyPaths == [\AppState.Fields.count])
+    // As written on the state, too.
+    #expect(seen.last?.contains(\AppState.count) == true)
+    #expect(seen.last?.contains(\AppState.name) == false)
+    #expect(seen.last?.keyPaths(of: AppState.self) == [\AppState.count])
+    #expect(seen.last?.keyPaths(of: Child.self) == [])
+  }
+
+  @Test func s17_aNestedFieldIsReportedOnItsOwnType() {
+    let root = ObservedRoot(AppState())
+    let seen = Recorder()
+    withTracking { _ = root.child.title } onChange: { seen.record($0) }
+    root.mutate { $0.child.title = "x" }
+    #expect(seen.last?.contains(\Child.title) == true)
+    #expect(seen.last?.keyPaths(of: Child.self) == [\Child.title])
   }
 
   @Test func s18_transactionNotifiesOnceAfterwardsWithEverythingThatChanged() {
