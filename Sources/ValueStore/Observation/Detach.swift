@@ -23,7 +23,7 @@ extension Extent {
       extent = Extent()
     } else if extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 {
       extent.cutLineage()
-      extent.lineage.store(extent.serial, ordering: .relaxed)
+      extent.firstSerial.store(extent.serial, ordering: .relaxed)
     }
   }
 }

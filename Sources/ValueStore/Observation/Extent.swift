@@ -38,10 +38,11 @@ final class Extent: @unchecked Sendable {
   /// (`ElementSlot`): if the value dies there, it was replaced, and its readers are told as it
   /// goes — the slot cannot reach them afterwards.
   @usableFromInline let isInFlight = Atomic<Bool>(false)
-  /// The serial of the extent this one's lineage started from: the same for a value's forks (a
-  /// snapshot taken, a copy written back), new for a value that replaced another (`Detach`). What
-  /// tells a child store that the child it was made for is still the one presented.
-  @usableFromInline let lineage: Atomic<UInt64>
+  /// The serial of the first extent of the value this one stands for: kept by its forks (a
+  /// snapshot taken, a copy written back) even after their adoption — unlike `lineageSerial` —
+  /// and new for a value that replaced another (`Detach`). What tells a child store that the
+  /// child it was made for is still the one presented.
+  @usableFromInline let firstSerial: Atomic<UInt64>
 
   var registrations: [Registration] = []
   /// Registrations of deactivated observers still in `registrations` (see `withdraw`).
@@ -71,7 +72,7 @@ final class Extent: @unchecked Sendable {
   @inlinable
   init() {
     serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
-    lineage = Atomic(serial)
+    firstSerial = Atomic(serial)
   }
 
   /// True when a write to this extent needs no bookkeeping at all.
@@ -173,7 +174,7 @@ extension Extent {
   @usableFromInline @inline(never)
   static func fork(of origin: Extent) -> Extent {
     let fork = Extent()
-    fork.lineage.store(origin.lineage.load(ordering: .relaxed), ordering: .relaxed)
+    fork.firstSerial.store(origin.firstSerial.load(ordering: .relaxed), ordering: .relaxed)
     let bare = ThreadContext.current.holderDepth == 0
     withRegistry { _ in
       fork.origin = origin

@@ -132,12 +132,12 @@ public struct ObservationIdentity: Equatable, Sendable {
   /// What stays the same while a value stays in its place — through its copies and the forks
   /// they cause — and differs for another value put there (a child presented anew, an element
   /// removed and added again with the same id). Nil when this identity cannot tell (opaque).
-  var lineage: Lineage? {
-    if let extent { return Lineage(serial: extent.lineage.load(ordering: .relaxed), tag: tag) }
-    return isOpaque ? nil : Lineage(serial: serial, tag: tag)
+  var valueID: ValueID? {
+    if let extent { return ValueID(serial: extent.firstSerial.load(ordering: .relaxed), tag: tag) }
+    return isOpaque ? nil : ValueID(serial: serial, tag: tag)
   }
 
-  struct Lineage: Equatable {
+  struct ValueID: Equatable {
     let serial: UInt64
     let tag: Int
   }

@@ -4,7 +4,7 @@
 /// parent. When the scoped-to value is gone, reads return the last state seen and sends are
 /// dropped with a runtime warning — also when another value has taken its place (a child
 /// presented anew, an element removed and added back with its id): a store stands for the value
-/// it was made for (its lineage, ``ObservationIdentity/lineage``), as a SwiftUI view holding it
+/// it was made for (``ObservationIdentity/valueID``), as a SwiftUI view holding it
 /// does, and never drives its successor.
 ///
 /// Keeping the last state means the scoped value is shared with this copy, so its first write
@@ -18,10 +18,10 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
   /// The last state read, for a scope that can disappear (nil for one that cannot).
   private var last: State?
   private let canDisappear: Bool
-  /// The lineage of the value this store was made for, and how to tell a state's (a scope that
-  /// can disappear, of an observable state).
-  private let lineage: ObservationIdentity.Lineage?
-  private let lineageOf: ((State) -> ObservationIdentity.Lineage?)?
+  /// The value this store was made for, and how to tell a state's (a scope that can disappear, of
+  /// an observable state).
+  private let valueID: ObservationIdentity.ValueID?
+  private let valueIDOf: ((State) -> ObservationIdentity.ValueID?)?
 
   init(
     base: any StoreCore<BaseState, BaseAction>,
@@ -38,19 +38,19 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     self.canDisappear = canDisappear
     self.last = canDisappear ? initial : nil
     if canDisappear, let kind = ObservationKind.of(State.self) {
-      let lineageOf = { (state: State) in kind._identity(of: state).lineage }
-      self.lineageOf = lineageOf
-      lineage = lineageOf(initial)
+      let valueIDOf = { (state: State) in kind._identity(of: state).valueID }
+      self.valueIDOf = valueIDOf
+      valueID = valueIDOf(initial)
     } else {
-      lineageOf = nil
-      lineage = nil
+      valueIDOf = nil
+      valueID = nil
     }
   }
 
   /// Whether `state` is the value this store was made for.
   private func isOwn(_ state: State) -> Bool {
-    guard let lineage, let lineageOf else { return true }
-    return lineageOf(state) == lineage
+    guard let valueID, let valueIDOf else { return true }
+    return valueIDOf(state) == valueID
   }
 
   func read<T>(_ body: (State) -> T) -> T {
