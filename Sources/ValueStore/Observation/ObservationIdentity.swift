@@ -203,6 +203,11 @@ public protocol ObservationIdentifiable {
   /// An enum forwards to its payload (see the example above); there is no default, so that an
   /// enum cannot forget it.
   mutating func _detach()
+
+  /// Makes this value equal to `other` by writing only what differs, in place, so that the
+  /// readers of what is equal hear nothing (``StateHistory`` undoing). The default replaces the
+  /// value when the two differ, or cannot be compared.
+  mutating func _update(from other: Self)
 }
 
 extension ObservationIdentifiable {
@@ -214,6 +219,10 @@ extension ObservationIdentifiable {
 
   @inlinable
   public func _anchor() { observationIdentity.extent?.anchor() }
+
+  public mutating func _update(from other: Self) {
+    if FieldKind<Self>.isEqual(self, other) != true { self = other }
+  }
 }
 
 extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiable {

@@ -1,0 +1,163 @@
+// Updating a value from another by writing only what differs (what `StateHistory` undoes with).
+//
+// Replacing a value notifies every reader of it, even of the parts that are equal before and
+// after: a replacement has a new identity, and nothing compares what is inside. Updating walks
+// both values instead — the fields of an observable struct, the elements of a collection by id,
+// an optional's or an enum case's payload — and writes, through the usual accessors, only the
+// leaves that differ: readers of what is equal hear nothing, and the values keep their identity
+// (their extents) wherever they are updated in place.
+@_spi(Reflection) import Swift
+
+extension ObservationIdentifiable {
+  /// `value._update(from: other)`, `T` being `Self` at run time (see FieldKind.swift).
+  @inlinable @inline(__always)
+  static func _update<T>(_ value: inout T, from other: T) {
+    withUnsafePointer(to: other) { other in
+      withUnsafeMutablePointer(to: &value) {
+        UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self).pointee
+          ._update(from: UnsafeRawPointer(other).assumingMemoryBound(to: Self.self).pointee)
+      }
+    }
+  }
+}
+
+/// Makes `value` equal to `other` by writing only what differs.
+@inlinable
+func update<T>(_ value: inout T, from other: T) {
+  if let kind = FieldKind<T>.observable { return kind._update(&value, from: other) }
+  if FieldKind<T>.isEqual(value, other) != true { value = other }
+}
+
+extension ObservableState {
+  public mutating func _update(from other: Self) { _$fields.update(from: other._$fields) }
+}
+
+extension Observed {
+  /// Updates each field from `other`'s, through the field accessor (so with its semantics).
+  @usableFromInline
+  mutating func update(from other: Observed) {
+    if _extent === other._extent { return }  // copies not written since: equal
+    let fields = FieldUpdaters.of(Fields.self)
+    // A `let` field cannot be written: a value that differs there is replaced whole.
+    guard fields.isComplete || FieldKind<Fields>.isEqual(_value, other._value) == true else {
+      self = other
+      return
+    }
+    for update in fields.updaters { update(&self, other) }
+  }
+
+  @usableFromInline
+  mutating func updateField<T>(_ keyPath: WritableKeyPath<Fields, T>, from new: T) {
+    if let kind = FieldKind<T>.observable { return kind._update(&self[field: keyPath], from: new) }
+    if FieldKind<T>.isEqual(_value[keyPath: keyPath], new) != true { self[field: keyPath] = new }
+  }
+}
+
+/// The writable stored fields of a `Fields` type, each as a function updating it from another
+/// value's; found by reflection once per type.
+final class FieldUpdaters<Fields>: AnyFieldUpdaters, @unchecked Sendable {  // immutable
+  let updaters: [(inout Observed<Fields>, Observed<Fields>) -> Void]
+  /// Whether every stored field is writable.
+  let isComplete: Bool
+
+  private override init() {
+    var updaters: [(inout Observed<Fields>, Observed<Fields>) -> Void] = []
+    var isComplete = true
+    _ = _forEachFieldWithKeyPath(of: Fields.self) { _, keyPath in
+      func updater<Value>(_: Value.Type) -> ((inout Observed<Fields>, Observed<Fields>) -> Void)? {
+        guard let writable = keyPath as? WritableKeyPath<Fields, Value> else { return nil }
+        return { $0.updateField(writable, from: $1._value[keyPath: writable]) }
+      }
+      if let update = _openExistential(type(of: keyPath).valueType, do: updater) {
+        updaters.append(update)
+      } else {
+        isComplete = false
+      }
+      return true
+    }
+    self.updaters = updaters
+    self.isComplete = isComplete
+  }
+
+  static func of(_: Fields.Type) -> FieldUpdaters {
+    unsafeDowncast(byType.value(for: Fields.self) { _ in FieldUpdaters<Fields>() }, to: FieldUpdaters.self)
+  }
+}
+
+class AnyFieldUpdaters: @unchecked Sendable {}
+private let byType = TypeCache<AnyFieldUpdaters>()
+
+extension Optional where Wrapped: ObservationIdentifiable {
+  public mutating func _update(from other: Self) {
+    if self != nil, let other { return self!._update(from: other) }
+    if FieldKind<Self>.isEqual(self, other) != true { self = other }
+  }
+}
+
+extension Array where Element: ObservationIdentifiable {
+  public mutating func _update(from other: Self) {
+    guard count == other.count else { return self = other }
+    for offset in indices { self[offset]._update(from: other[offset]) }
+  }
+}
+
+extension IdentifiedArray {
+  /// Removes the elements whose ids `other` lacks, updates the others in place, inserts `other`'s
+  /// new ones, then takes `other`'s order (a sort that keeps the order writes nothing).
+  public mutating func _update(from other: Self) {
+    if _extent === other._extent { return }  // copies with no structural write since
+    let id = _id
+    if _ids.contains(where: { other._offsets[$0] == nil }) {
+      removeAll { other._offsets[id($0)] == nil }
+    }
+    for (offset, id) in other._ids.enumerated() {
+      let new = other._elements[offset]
+      if let current = _offsets[id] {
+        if let kind = _elementType {
+          kind._update(&self[_offset: current]!, from: new)
+        } else if FieldKind<Element>.isEqual(_elements[current], new) != true {
+          self[id: id] = new
+        }
+      } else {
+        insert(new, at: Swift.min(offset, count))
+      }
+    }
+    if _ids != other._ids {
+      let order = other._offsets
+      sort { order[id($0)]! < order[id($1)]! }
+    }
+  }
+}
+
+extension StackState {
+  /// Updates the elements; the next id stays the larger (ids are never reused).
+  public mutating func _update(from other: Self) {
+    _elements._update(from: other._elements)
+    _nextID = Swift.max(_nextID, other._nextID)
+  }
+}
+
+extension StackElement where Element: ObservationIdentifiable {
+  public mutating func _update(from other: Self) { element._update(from: other.element) }
+}
+
+extension ObservedStackElement {
+  mutating func _update(from other: Self) { update(&element, from: other.element) }
+}
+
+extension ReflectedEnum {
+  mutating func _update(from other: Self) {
+    let tag = EnumTag.tag(of: value)
+    if tag == EnumTag.tag(of: other.value), let kind = EnumObservation.of(Enum.self)!.payloadKinds[Int(tag)] {
+      return kind._updatePayload(in: &value, tag: tag, from: other.value)
+    }
+    if FieldKind<Enum>.isEqual(value, other.value) != true { value = other.value }
+  }
+}
+
+extension ObservationIdentifiable {
+  static func _updatePayload<Root>(in root: inout Root, tag: UInt32, from other: Root) {
+    let new = EnumPayload.project(other, indirect: false, as: Self.self)
+    EnumPayload.modify(&root, tag: tag, as: Self.self) { $0._update(from: new) }
+  }
+}
