@@ -14,11 +14,11 @@ import Testing
 
   @Test func everyCommandParses() {
     #expect(
-      commands("inc inc 2 dec dec 3 reset reset 4 add remove 5 timer on timer OFF fact fact -12 wait wait 3 show help quit")
+      commands("inc inc 2 dec dec 3 reset reset 4 add remove 5 timer on timer OFF fact fact -12 wait wait 3 undo redo show help quit")
         == [
           .increment(id: nil), .increment(id: 2), .decrement(id: nil), .decrement(id: 3), .reset(id: nil),
           .reset(id: 4), .add, .remove(id: 5), .timer(on: true), .timer(on: false), .fact(nil), .fact(-12),
-          .wait(seconds: 1), .wait(seconds: 3), .show, .help, .quit,
+          .wait(seconds: 1), .wait(seconds: 3), .undo, .redo, .show, .help, .quit,
         ])
   }
 

@@ -52,6 +52,46 @@ import Testing
       """))
   }
 
+  @Test func undoAndRedoRedrawOnlyWhatTheyChangeAndLeaveTheTimerAlone() throws {
+    let run = try runDemo(["--script", "add add inc 2 inc 1 timer on undo wait 1 redo remove 1 undo undo undo undo undo undo redo"])
+    #expect(run.status == 0)
+    #expect(run.output.contains("""
+      > undo
+        ↻ counter #1: 0
+        ↻ total: 1
+      > wait 1
+        ↻ timer: on, 1s
+      > redo
+        ↻ counter #1: 1
+        ↻ total: 2
+      > remove 1
+        ↻ list: #2
+        ↻ total: 1
+      > undo
+        ↻ list: #1, #2
+        ↻ counter #1: 1
+        ↻ total: 2
+      > undo
+        ↻ counter #1: 0
+        ↻ total: 1
+      > undo
+        ↻ counter #2: 0
+        ↻ total: 0
+      > undo
+        ↻ list: #1
+      > undo
+        ↻ list: empty (try 'add')
+      > undo
+        error: undo: nothing to undo
+      > redo
+        ↻ list: #1
+        ↻ counter #1: 0
+      -- end of input: stopping the timer
+        ↻ timer: off, 1s
+
+      """))
+  }
+
   @Test func quitStopsLikeTheEndOfInput() throws {
     let run = try runDemo(["--script", "timer on fact 4 quit inc"])
     #expect(run.status == 0)
@@ -145,7 +185,7 @@ import Testing
     > remove 9
       error: remove: there is no counter #9; the list has #1, #2, #3
     > frobnicate now
-      error: unknown command 'frobnicate' (and the word after it); commands: inc, dec, reset, add, remove, timer, fact, wait, show, help, quit
+      error: unknown command 'frobnicate' (and the word after it); commands: inc, dec, reset, add, remove, timer, fact, wait, undo, redo, show, help, quit
     > remove 1
       ↻ list: #2, #3
       ↻ total: 2

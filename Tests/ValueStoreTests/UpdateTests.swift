@@ -16,8 +16,15 @@ import Testing
       var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2), Row(id: 3)]
       var mode = PlainMode.idle
       var stack = StackState<Child>([Child(), Child()])
+      var job = Job(.init(id: 1))
     }
     var _$fields = Observed(Fields())
+  }
+
+  /// A value with a constant: another id is another value.
+  struct Job: ObservableState, Equatable, Sendable {
+    struct Fields: Equatable, Sendable { let id: Int; var count = 0 }
+    var _$fields: Observed<Fields>
   }
 
   /// Holds `current`, reads each path, updates to `target`: the state equals `target`, and the
@@ -36,6 +43,7 @@ import Testing
       ("rows[2].title", { $0.rows[id: 2]?.title ?? "-" }), ("rows[4].count", { "\($0.rows[id: 4]?.count ?? -1)" }),
       ("mode.count", { "\($0.mode.payload?.count ?? -1)" }), ("mode.title", { $0.mode.payload?.title ?? "-" }),
       ("stack[0].count", { "\($0.stack[id: 0]?.count ?? -1)" }), ("stack[1].count", { "\($0.stack[id: 1]?.count ?? -1)" }),
+      ("job", { _ = $0.job; return "" }), ("job.count", { "\($0.job.count)" }),
     ]
     let recorders = paths.map { name, read in (name, tracking { root.read(read) }) }
     root.mutate { update(&$0, from: target) }
@@ -104,6 +112,13 @@ import Testing
     check(e, f, notified: ["mode.count", "mode.title"])
     let (g, h) = pair { $0.stack[id: 1]?.count = 4 }
     check(h, g, notified: ["stack[1].count"])
+  }
+
+  @Test func aValueWithAConstant() {
+    let (a, b) = pair { $0.job.count = 2 }
+    check(b, a, notified: ["job.count"])  // the same id: updated in place
+    let (c, d) = pair { $0.job = Job(.init(id: 2)) }
+    check(c, d, notified: ["job", "job.count"])  // another id: another value
   }
 
   @MainActor @Test func undoInAStoreNotifiesOnlyWhatItChanges() {

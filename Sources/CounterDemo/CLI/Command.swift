@@ -20,6 +20,10 @@ enum Command: Equatable, Sendable {
   case fact(Int?)
   /// `wait [SECONDS]`
   case wait(seconds: Int)
+  /// `undo`: the last change to the counters.
+  case undo
+  /// `redo`
+  case redo
   /// `show`
   case show
   /// `help`
@@ -42,6 +46,8 @@ enum Command: Equatable, Sendable {
     ("timer", "timer on|off", "start or stop the timer, which ticks every second"),
     ("fact", "fact [N]", "a fact about N (default: the counter) in \(FactFeature.delay); replaces a pending one"),
     ("wait", "wait [SECONDS]", "let time pass (default 1 second, at most \(maxWait))"),
+    ("undo", "undo", "undo the last change to the counters (inc, dec, reset, add, remove)"),
+    ("redo", "redo", "redo what undo undid"),
     ("show", "show", "draw the whole screen"),
     ("help", "help", "list the commands"),
     ("quit", "quit", "stop, as at the end of input"),
@@ -111,6 +117,8 @@ enum Command: Equatable, Sendable {
       }
       return .success(.wait(seconds: seconds))
     },
+    "undo": { noArgument("undo", $0, .undo) },
+    "redo": { noArgument("redo", $0, .redo) },
     "show": { noArgument("show", $0, .show) },
     "help": { noArgument("help", $0, .help) },
     "quit": { noArgument("quit", $0, .quit) },

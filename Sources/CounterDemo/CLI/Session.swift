@@ -8,6 +8,10 @@ import ValueStore
 @MainActor
 final class Session {
   let store: Store<AppState, AppFeature.Action>
+  /// Undo points of the counters, taken before each command that changes them. The timer and
+  /// the fact are not part of it (undo must not stop a running timer), nor the list's next id
+  /// (ids are never reused). Undoing writes only what differs, so only those parts are redrawn.
+  private let history: StateHistory<AppState, AppFeature.Action>
   private let renderer: Renderer
   private let timeline: any Timeline
   private let isInteractive: Bool
@@ -25,6 +29,7 @@ final class Session {
   ) {
     let app = AppFeature(clock: timeline.clock)
     store = Store(initialState: AppState(), reducer: trace ? Self.tracing(app, style: style, write: write) : Reduce(app))
+    history = StateHistory(store, parts: \.counter, \.list.counters, \.list.total)
     renderer = Renderer(store: store, style: style, write: write)
     self.timeline = timeline
     self.isInteractive = isInteractive
@@ -97,12 +102,16 @@ final class Session {
     case let .increment(id): send(.increment, toCounter: id, command: "inc")
     case let .decrement(id): send(.decrement, toCounter: id, command: "dec")
     case let .reset(id): send(.reset, toCounter: id, command: "reset")
-    case .add: send(.list(.add))
+    case .add: send(.list(.add), undoable: true)
     case let .remove(id):
-      if listHas(id, command: "remove") { send(.list(.remove(id: id))) }
+      if listHas(id, command: "remove") { send(.list(.remove(id: id)), undoable: true) }
     case let .timer(on): send(.timer(on ? .start : .stop))
     case let .fact(number): send(number.map { .fact(.request($0)) } ?? .factAboutCounter)
     case let .wait(seconds): await timeline.wait(.seconds(seconds))
+    case .undo:
+      if history.canUndo { history.undo() } else { report("undo: nothing to undo") }
+    case .redo:
+      if history.canRedo { history.redo() } else { report("redo: nothing to redo") }
     case .show: renderer.drawAll()
     case .help: write(Options.commandHelp)
     case .quit: break  // handled by `handle(_:)`
@@ -123,11 +132,13 @@ final class Session {
   }
 
   private func send(_ action: CounterFeature.Action, toCounter id: Int?, command: String) {
-    guard let id else { return send(.counter(action)) }
-    if listHas(id, command: command) { send(.list(.counters(.element(id: id, action: action)))) }
+    guard let id else { return send(.counter(action), undoable: true) }
+    if listHas(id, command: command) { send(.list(.counters(.element(id: id, action: action))), undoable: true) }
   }
 
-  private func send(_ action: AppFeature.Action) {
+  /// Sends `action`; an undoable one records an undo point first.
+  private func send(_ action: AppFeature.Action, undoable: Bool = false) {
+    if undoable { history.record() }
     timeline.track(store.send(action))
   }
 

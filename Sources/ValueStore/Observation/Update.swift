@@ -38,8 +38,9 @@ extension Observed {
   mutating func update(from other: Observed) {
     if _extent === other._extent { return }  // copies not written since: equal
     let fields = FieldUpdaters.of(Fields.self)
-    // A `let` field cannot be written: a value that differs there is replaced whole.
-    guard fields.isComplete || FieldKind<Fields>.isEqual(_value, other._value) == true else {
+    // A `let` field (an id) cannot be written: a value that differs there is another value,
+    // replaced whole — and so is one whose `let` fields cannot be compared.
+    guard fields.constantsAreEqual.allSatisfy({ $0(_value, other._value) == true }) else {
       self = other
       return
     }
@@ -57,26 +58,25 @@ extension Observed {
 /// value's; found by reflection once per type.
 final class FieldUpdaters<Fields>: AnyFieldUpdaters, @unchecked Sendable {  // immutable
   let updaters: [(inout Observed<Fields>, Observed<Fields>) -> Void]
-  /// Whether every stored field is writable.
-  let isComplete: Bool
+  /// For each `let` field: whether two values have it equal (nil: it cannot be compared).
+  let constantsAreEqual: [(Fields, Fields) -> Bool?]
 
   private override init() {
     var updaters: [(inout Observed<Fields>, Observed<Fields>) -> Void] = []
-    var isComplete = true
+    var constantsAreEqual: [(Fields, Fields) -> Bool?] = []
     _ = _forEachFieldWithKeyPath(of: Fields.self) { _, keyPath in
-      func updater<Value>(_: Value.Type) -> ((inout Observed<Fields>, Observed<Fields>) -> Void)? {
-        guard let writable = keyPath as? WritableKeyPath<Fields, Value> else { return nil }
-        return { $0.updateField(writable, from: $1._value[keyPath: writable]) }
+      func add<Value>(_: Value.Type) {
+        if let writable = keyPath as? WritableKeyPath<Fields, Value> {
+          updaters.append { $0.updateField(writable, from: $1._value[keyPath: writable]) }
+        } else if let constant = keyPath as? KeyPath<Fields, Value> {
+          constantsAreEqual.append { FieldKind<Value>.isEqual($0[keyPath: constant], $1[keyPath: constant]) }
+        }
       }
-      if let update = _openExistential(type(of: keyPath).valueType, do: updater) {
-        updaters.append(update)
-      } else {
-        isComplete = false
-      }
+      _openExistential(type(of: keyPath).valueType, do: add)
       return true
     }
     self.updaters = updaters
-    self.isComplete = isComplete
+    self.constantsAreEqual = constantsAreEqual
   }
 
   static func of(_: Fields.Type) -> FieldUpdaters {
