@@ -265,7 +265,7 @@ private func runDemo(_ arguments: [String] = [], input: [UInt8] = []) throws -> 
 
 /// The `CounterDemo` executable built with the tests: next to the test bundle (a directory on
 /// Linux, a `.xctest` bundle on macOS), whatever the build path.
-private func demoExecutable() throws -> URL {
+func demoExecutable() throws -> URL {
   var directory = Bundle(for: BundleMarker.self).bundleURL
   for _ in 0..<3 {
     let candidate = directory.appendingPathComponent("CounterDemo")

@@ -49,6 +49,26 @@ final class LineReader: Sendable {
     }
   }
 
+  /// The bytes read next, as they come (a terminal sends them as they are typed), or nil at the
+  /// end of input.
+  func nextBytes() async -> [UInt8]? {
+    await withCheckedContinuation { continuation in
+      queue.async { continuation.resume(returning: self.readBytes()) }
+    }
+  }
+
+  private func readBytes() -> [UInt8]? {
+    buffer.withValue { buffer in
+      if buffer.start == buffer.bytes.count {
+        if buffer.atEnd { return nil }
+        fill(&buffer)
+        if buffer.atEnd { return nil }
+      }
+      defer { buffer.start = buffer.bytes.count }
+      return Array(buffer.bytes[buffer.start...])
+    }
+  }
+
   private func readLine() -> InputLine? {
     buffer.withValue { buffer in
       var line: [UInt8] = []

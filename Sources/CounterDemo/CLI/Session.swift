@@ -17,6 +17,15 @@ final class Session {
   private let isInteractive: Bool
   private let style: Style
   private let write: @Sendable (String) -> Void
+  /// Writes to the terminal without a newline (the prompt, redraws).
+  private let emit: ([UInt8]) -> Void
+  /// What is typed of the next line, redrawn after the prompt (known when ``LineEditor`` edits).
+  var typed: () -> [UInt8] = { [] }
+  /// Whether the terminal's own line editor is in use (interactive, and not replaced by
+  /// ``LineEditor``): it cuts long lines.
+  var terminalEditsLines: Bool
+  /// The redraw scheduled between commands, if any (tests await it).
+  private(set) var scheduledRedraw: Task<Void, Never>?
   private var lineNumber = 0
   /// Whether the session waits for input: changes then come from effects and are drawn at once.
   private var isAtPrompt = false
@@ -25,7 +34,7 @@ final class Session {
   /// A session whose effects run on `timeline`'s clock, writing lines with `write`.
   init(
     timeline: any Timeline, isInteractive: Bool, trace: Bool, style: Style,
-    write: @escaping @Sendable (String) -> Void
+    write: @escaping @Sendable (String) -> Void, emit: @escaping ([UInt8]) -> Void = { Terminal.emit(bytes: $0) }
   ) {
     let app = AppFeature(clock: timeline.clock)
     store = Store(initialState: AppState(), reducer: trace ? Self.tracing(app, style: style, write: write) : Reduce(app))
@@ -35,6 +44,8 @@ final class Session {
     self.isInteractive = isInteractive
     self.style = style
     self.write = write
+    self.emit = emit
+    terminalEditsLines = isInteractive
     if isInteractive { renderer.onChange = { [weak self] in self?.redrawSoon() } }
   }
 
@@ -50,7 +61,7 @@ final class Session {
     renderer.drawAll()
     var ending = Ending.endOfInput
     while true {
-      if isInteractive { Terminal.emit(style.prompt) }
+      if isInteractive { emit(Array(style.prompt.utf8)) }
       isAtPrompt = true
       let line = await nextLine()
       isAtPrompt = false
@@ -75,7 +86,7 @@ final class Session {
       // Ctrl-D after typing: the cursor is still on the typed text; output starts on a new line.
       if isInteractive && !terminated { write("") }
       // A terminal cuts a typed line at its limit and drops the rest: a line that long was cut.
-      if isInteractive && line.utf8.count >= LineReader.terminalLineBytes {
+      if terminalEditsLines && line.utf8.count >= LineReader.terminalLineBytes {
         report(
           "line \(lineNumber) reached the terminal's limit of \(LineReader.terminalLineBytes) bytes, so the "
             + "terminal cut it; it was ignored (pipe long input instead)")
@@ -155,18 +166,27 @@ final class Session {
     write("  " + style.error("error: \(message)"))
   }
 
-  /// Redraws after changes made between commands by effects, once they are all made.
+  /// Redraws after changes made between commands by effects, once they are all made: the
+  /// changed parts over the prompt's line, then the prompt and what is typed again.
   private func redrawSoon() {
     guard isAtPrompt, !isRedrawScheduled else { return }
     isRedrawScheduled = true
-    Task {
+    scheduledRedraw = Task {
       isRedrawScheduled = false
       guard isAtPrompt else { return }
-      Terminal.emit("\r")
+      emit(Array(Self.clearLine.utf8))
       renderer.flush()
-      Terminal.emit(style.prompt)
+      redrawPrompt()
     }
   }
+
+  /// The prompt and what is typed, on the current line (after an edit an echo cannot show).
+  func redrawPrompt() {
+    emit(Array((Self.clearLine + style.prompt).utf8) + typed())
+  }
+
+  /// Back to the start of the line, erasing it.
+  static let clearLine = "\r\u{1B}[K"
 
   /// `app`, printing each action and the state change it made, indented under the command.
   private static func tracing(

@@ -18,17 +18,24 @@ enum Terminal {
   /// appear in order. Output that cannot be written (a closed pipe) is dropped.
   static func emit(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
     var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written > 0 {
-          offset += written
-        } else if written < 0 && errno == EINTR {
-          continue
-        } else {
-          return
-        }
+    text.withUTF8 { emit($0, to: descriptor) }
+  }
+
+  /// Writes `bytes` as ``emit(_:to:)`` writes text (typed bytes may end mid-character).
+  static func emit(bytes: [UInt8], to descriptor: Int32 = STDOUT_FILENO) {
+    bytes.withUnsafeBufferPointer { emit($0, to: descriptor) }
+  }
+
+  private static func emit(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written > 0 {
+        offset += written
+      } else if written < 0 && errno == EINTR {
+        continue
+      } else {
+        return
       }
     }
   }

@@ -32,6 +32,13 @@ case .run:
   if let script = options.script {
     var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map { InputLine.text(String($0)) }[...]
     await session.run { lines.popFirst() }
+  } else if isInteractive && RawMode.enter() {
+    // The demo edits the line itself, so that a redraw between commands keeps what is typed.
+    let input = TerminalInput(reader: LineReader(), emit: { Terminal.emit($0) }, emitBytes: { Terminal.emit(bytes: $0) })
+    session.typed = { input.typed }
+    session.terminalEditsLines = false
+    input.redraw = { session.redrawPrompt() }
+    await session.run { await input.next() }
   } else {
     let reader = LineReader()
     await session.run { await reader.next() }
