@@ -302,3 +302,91 @@ extension ReflectedEnumTests.Either {
     }
   }
 }
+
+/// Every change between two different values of a field notifies its readers, and a rewrite of
+/// the same value notifies nobody — enumerated over all the values of types whose identities are
+/// built from cases and payloads (where two different values once shared an identity).
+@Suite struct ValueTransitionTests {
+  enum Inner: Equatable, Sendable { case z(Child), x, y }
+  /// Enough payload-less cases for the runtime's numbering to reach `inner`'s combinations.
+  enum Outer: Equatable, Sendable, CaseIterableWithPayloads {
+    case inner(Inner), a(Child)
+    case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19
+    case c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38
+    case c39, c40, c41, c42, c43, c44, c45, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55, c56, c57
+    case c58, c59, c60, c61, c62, c63, c64, c65, c66, c67, c68, c69, c70
+
+    static var values: [Outer] {
+      [.inner(.x), .inner(.y), .inner(.z(Child())), .a(Child()), .c0, .c1, .c2, .c5, .c29, .c30, .c31, .c32, .c59, .c60, .c61, .c62, .c70]
+    }
+  }
+  enum Pair: Equatable, Sendable { case p0(Inner), p1(Inner), p30(Inner), p31(Inner) }
+
+  struct Holder: ObservableState, Equatable, Sendable {
+    struct Fields: Equatable, Sendable {
+      var outer = Outer.c0
+      var pair = Pair.p0(.x)
+      var twice: Child?? = nil
+      var strings = StackState<String>()
+      var plain: IdentifiedArrayOf<Plain> = [Plain(id: 1, text: "a")]
+    }
+    var _$fields = Observed(Fields())
+  }
+  struct Plain: Identifiable, Equatable, Sendable {
+    let id: Int
+    var text: String
+  }
+
+  /// For every ordered pair of `values`: the field's readers hear a change to a different value,
+  /// and nothing of an equal one — unless it holds observable state (`hasState`): an equal value
+  /// from elsewhere is another value, and may notify (Design §3, B6).
+  func checkTransitions<V: Equatable>(
+    _ values: [V], _ field: WritableKeyPath<Holder.Fields, V>, hasState: (V) -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    for from in values {
+      for to in values {
+        var state = Holder()
+        state._$fields._value[keyPath: field] = from
+        let root = ObservedRoot(state)
+        let readers = tracking { root.read { $0[dynamicMember: field] } }
+        root.mutate { $0[dynamicMember: field] = to }
+        if from != to {
+          #expect(readers.count == 1, "\(from) → \(to): lost", sourceLocation: sourceLocation)
+        } else if !hasState(to) {
+          #expect(readers.count == 0, "\(from) → \(to): spurious", sourceLocation: sourceLocation)
+        }
+      }
+    }
+  }
+
+  @Test func anEnumNestedInAnEnum() {
+    checkTransitions(Outer.values, \.outer) { "\($0)".contains("Child") }
+    let child = Child()
+    checkTransitions(
+      [.p0(.x), .p0(.y), .p1(.x), .p30(.y), .p31(.x), .p0(.z(child)), .p31(.z(child)), .p30(.z(child))], \.pair
+    ) { "\($0)".contains("Child") }
+  }
+
+  @Test func anOptionalOfAnOptional() {
+    checkTransitions([nil, .some(nil), .some(.some(Child()))], \.twice) { $0 != nil && $0! != nil }
+  }
+
+  @Test func plainElementsRewrittenEqualAreNoChange() {
+    var state = Holder()
+    state.strings = ["a", "b"]
+    let root = ObservedRoot(state)
+    let first = tracking { root.read { $0.strings[id: 0] } }
+    root.mutate { $0.strings[id: 0] = "a" }
+    root.mutate { $0.plain[id: 1] = Plain(id: 1, text: "a") }
+    #expect(first.count == 0)
+    let plain = tracking { root.read { $0.plain[id: 1] } }
+    root.mutate { $0.strings[id: 0] = "c" }
+    root.mutate { $0.plain[id: 1] = Plain(id: 1, text: "b") }
+    #expect(first.count == 1)
+    #expect(plain.count == 1)
+  }
+}
+
+/// Marks an enum whose interesting values a test lists.
+protocol CaseIterableWithPayloads { static var values: [Self] { get } }

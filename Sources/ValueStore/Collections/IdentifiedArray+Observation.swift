@@ -183,7 +183,11 @@ extension IdentifiedArray {
   /// (a fork of it) notifies exactly what changed; a different value notifies the old one's readers.
   @inlinable
   mutating func _didReplace(old: Element, at offset: Int) {
-    guard _observableElements else { return _elementsDidChange() }
+    guard _observableElements else {
+      // A plain element set to an equal value is no change (as a field's setter has it).
+      if FieldKind<Element>.isEqual(old, _elements[offset]) != true { _elementsDidChange() }
+      return
+    }
     _forkStructureIfShared()
     let before = ElementSlot(_identity(of: old), inFork: _structureIsFork)
     let type = _observableType

@@ -38,16 +38,25 @@ public struct StackState<Element> {
   @inlinable
   public subscript(id id: StackElementID) -> Element? {
     get { _elements[id: id]?.element }
+    // Assigning replaces through the array's setter, which compares plain elements (an equal
+    // value is no change); nil pops just that element.
+    set {
+      if let newValue {
+        if _elements.contains(id: id) {
+          _elements[id: id] = StackElement(id: id, element: newValue)
+        } else {
+          pushReporting(newValue, id: id)
+        }
+      } else {
+        _elements.remove(id: id)
+      }
+    }
     _modify {
       if let offset = _elements.index(id: id) {
         yield &_elements[_offset: offset][element: id]  // in place: observed as the element's slot
       } else {
         var element: Element?
-        defer {
-          if let element, !push(element, id: id) {
-            RuntimeWarning.report("StackState: \(id) was used before and is never reused; the element was not pushed.")
-          }
-        }
+        defer { if let element { pushReporting(element, id: id) } }
         yield &element
       }
     }
@@ -67,6 +76,14 @@ public struct StackState<Element> {
     _ = _elements.append(StackElement(id: id, element: element))
     _nextID = Swift.max(_nextID, id.rawValue + 1)
     return true
+  }
+
+  /// ``push(_:id:)``, reporting an id that cannot be pushed.
+  @usableFromInline
+  mutating func pushReporting(_ element: Element, id: StackElementID) {
+    if !push(element, id: id) {
+      RuntimeWarning.report("StackState: \(id) was used before and is never reused; the element was not pushed.")
+    }
   }
 
   /// The id the next pushed element gets.

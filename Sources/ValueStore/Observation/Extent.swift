@@ -44,7 +44,7 @@ final class Extent: @unchecked Sendable {
   /// child it was made for is still the one presented.
   @usableFromInline let firstSerial: Atomic<UInt64>
 
-  var registrations: [Registration] = []
+  var registrations = RegistrationTable()
   /// Registrations of deactivated observers still in `registrations` (see `withdraw`).
   var inactiveRegistrations = 0
   var origin: Extent?
@@ -113,7 +113,7 @@ final class Extent: @unchecked Sendable {
       garbage.append(registration.observer)
     }
     let context = ThreadContext.current
-    if context.rootSerial == serial { context.rootOrphans += registrations }
+    if context.rootSerial == serial { context.rootOrphans += registrations.all }
     registrations.removeAll()
   }
 
@@ -244,8 +244,7 @@ extension Extent {
   /// them. Requires the registry lock.
   private func hasEveryRegistration(of ancestor: Extent) -> Bool {
     ancestor.registrations.allSatisfy { theirs in
-      !theirs.observer.isActive ||
-      registrations.contains { $0.observer === theirs.observer && $0.key == theirs.key }
+      !theirs.observer.isActive || registrations.contains(theirs.observer, key: theirs.key)
     }
   }
 
@@ -339,7 +338,7 @@ extension Extent {
     // then removed or replaced has its observers only now.
     // Outside a holder the array is not the holder's: only the un-anchored readers hear it (B21).
     for element in departed {
-      let readers = holder ? element.registrations : element.registrations.filter { !$0.anchored }
+      let readers = holder ? element.registrations.all : element.registrations.filter { !$0.anchored }
       matched += readers.matching(Change.identity)
     }
     return matched
@@ -419,10 +418,9 @@ extension Extent {
     if inactiveRegistrations > 0 { dropInactiveRegistrations(&garbage) }
     let leaving = registrations.filter(\.anchored)
     registrations.removeAll(where: \.anchored)
+    let staying = registrations.isEmpty ? [] : Set(registrations.lazy.map { ObjectIdentifier($0.observer) })
     for registration in leaving {
-      if !registrations.contains(where: { $0.observer === registration.observer }) {
-        registration.observer.forget(self)
-      }
+      if !staying.contains(ObjectIdentifier(registration.observer)) { registration.observer.forget(self) }
       garbage.append(registration.observer)
     }
     updateFlags()
@@ -433,15 +431,17 @@ extension Extent {
   @discardableResult
   func copyRegistrations(from source: Extent, anchored: Bool?) -> [Registration] {
     var copied: [Registration] = []
+    // A fresh fork (the usual adoption) has none of its own: nothing to check for duplicates, as a
+    // table never holds an observer twice for a key.
+    let isFresh = registrations.isEmpty
     for registration in source.registrations where anchored == nil || registration.anchored == anchored {
       let observer = registration.observer
-      guard observer.isActive,
-        !registrations.contains(where: { $0.observer === observer && $0.key == registration.key })
-      else { continue }
+      guard observer.isActive, isFresh || !registrations.contains(observer, key: registration.key) else { continue }
       observer.didRegister(on: self)
-      registrations.append(registration)
       copied.append(registration)
+      if !isFresh { registrations.append(registration) }
     }
+    if isFresh { registrations.append(contentsOf: copied) }
     updateFlags()
     return copied
   }

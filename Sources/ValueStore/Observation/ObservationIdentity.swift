@@ -119,9 +119,29 @@ public struct ObservationIdentity: Equatable, Sendable {
     self.init(case: tag, payloadIdentity: payload.observationIdentity)
   }
 
+  /// The payload's serial and extent, and a tag mixing the case's with the payload's. A mix, not
+  /// an arithmetic combination: `case + 31 × inner case` made `.inner(.x)` (0 + 31 × 1) the
+  /// identity of an outer payload-less case 31, and a change from one to the other was lost (an
+  /// adversarial probe found it). A 64-bit mix of both hits a given tag with probability 2⁻⁶⁴.
   @inlinable
   init(case tag: Int, payloadIdentity identity: ObservationIdentity) {
-    self.init(serial: identity.serial, tag: tag &+ identity.tag &* 31, extent: identity.extent)
+    self.init(serial: identity.serial, tag: Self.mix(tag, identity.tag), extent: identity.extent)
+  }
+
+  /// SplitMix64's finalizer over both values: every output bit depends on every input bit.
+  @inlinable
+  static func mix(_ outer: Int, _ inner: Int) -> Int {
+    var z = UInt64(bitPattern: Int64(outer)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: Int64(inner))
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int(bitPattern: UInt(z ^ (z >> 31)))
+  }
+
+  /// A wrapped value's identity in an optional: its own, but for a wrapped `nil` (`Child??`
+  /// holding `.some(nil)`), which would be `absent` like the outer `nil`: one level deeper.
+  @inlinable
+  static func wrapping(_ identity: ObservationIdentity) -> ObservationIdentity {
+    identity.serial == absent.serial ? Self(serial: absent.serial, tag: identity.tag &+ 1, extent: nil) : identity
   }
 
   @inlinable
@@ -150,8 +170,13 @@ public struct ObservationIdentity: Equatable, Sendable {
 /// conform already. An enum whose cases carry observable state needs nothing: where it is stored
 /// (a field, an optional field, an identified array, a ``StackState``, another enum's payload) it
 /// is observed exactly as if it conformed as below, its layout read at run time — so
-/// `enum Destination { case edit(EditFeature.State), alert(AlertState<Alert>) }` is enough. (Cases
-/// declared `indirect`, and plain `Array`s of such an enum, are observed as plain values.)
+/// `enum Destination { case edit(EditFeature.State), alert(AlertState<Alert>) }` is enough.
+///
+/// Observed as one plain value instead (any change in it notifies all its readers, and a copy
+/// assigned elsewhere is not detached: its readers may hear the other place's changes — spurious,
+/// never lost): a case declared `indirect`, a case carrying several values (`case edit(Form.State,
+/// Int)`), a plain `Array` of such an enum, and any plain struct or tuple wrapping observable state.
+/// Make such a payload an ``ObservableState`` to observe it field by field.
 ///
 /// To conform by hand (the same behaviour, checked by the compiler), return the case and
 /// its observable payload (see ``ObservationIdentity/init(caseOf:_:)``), the case alone for the
@@ -230,7 +255,7 @@ extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiab
   public var observationIdentity: ObservationIdentity {
     switch self {
     case .none: .absent
-    case let .some(wrapped): wrapped.observationIdentity
+    case let .some(wrapped): .wrapping(wrapped.observationIdentity)
     }
   }
 

@@ -24,7 +24,7 @@ struct ReflectedEnum<Enum>: ObservationIdentifiable {
       return observation.hasPayload[Int(tag)] ? .opaque(tag: Int(tag)) : ObservationIdentity(case: Int(tag))
     }
     let payload = kind._payloadIdentity(in: value)
-    return observation.isOptional ? payload : ObservationIdentity(case: Int(tag), payloadIdentity: payload)
+    return observation.isOptional ? .wrapping(payload) : ObservationIdentity(case: Int(tag), payloadIdentity: payload)
   }
 
   mutating func _makeIdentityUnique() {
