@@ -257,7 +257,8 @@ extension IdentifiedArray {
   @inlinable
   mutating func _elementLeft(_ before: ElementSlot, at offset: Int) {
     before.observed?.didLeave(_extent)
-    if before.identity.extent == nil { _elementDidChange(.element(_ids[offset])) }
+    // `unmanagedExtent`, not `extent`: the element may have died since (replaced in flight).
+    if before.identity.unmanagedExtent == nil { _elementDidChange(.element(_ids[offset])) }
   }
 
   /// Elements that are not observable changed in place.

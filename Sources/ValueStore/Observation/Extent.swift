@@ -307,13 +307,20 @@ extension Extent {
   private func adoptLocked(
     _ found: (ancestor: Extent, written: [Change], nodes: [Extent]), holder: Bool, _ garbage: inout [AnyObject]
   ) -> [Delivery] {
-    let copied = copyRegistrations(from: found.ancestor, anchored: holder ? nil : false)
-    found.ancestor.moves.add(holder ? Extent.anchoredMove | Extent.unanchoredMove : Extent.unanchoredMove, ordering: .relaxed)
-    if holder {
-      found.ancestor.removeAnchoredRegistrations(&garbage)
-      if found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
+    var matched: [Delivery]
+    if holder, registrations.isEmpty, found.ancestor.registrations.unanchoredCount == 0 {
+      // All of them move (a holder's own fork, the usual case): the table is taken whole, in
+      // O(1) but for pointing each observer here (with a snapshot alive — an undo history, a
+      // test store — every write forks the root, whose table holds every reader of the state).
+      takeRegistrations(from: found.ancestor)
+      matched = registrations.matching(found.written)
+    } else {
+      let copied = copyRegistrations(from: found.ancestor, anchored: holder ? nil : false)
+      if holder { found.ancestor.removeAnchoredRegistrations(&garbage) }
+      matched = copied.matching(found.written)
     }
-    var matched = copied.matching(found.written)
+    found.ancestor.moves.add(holder ? Extent.anchoredMove | Extent.unanchoredMove : Extent.unanchoredMove, ordering: .relaxed)
+    if holder, found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
     var waiting: [PendingAdoption] = []
     var departed: [Extent] = []
     // Oldest node first: a slot forked twice along the lineage (a copy edited, then the value
@@ -424,6 +431,15 @@ extension Extent {
       garbage.append(registration.observer)
     }
     updateFlags()
+  }
+
+  /// Takes all of `source`'s registrations (this extent has none). Requires the registry lock.
+  private func takeRegistrations(from source: Extent) {
+    swap(&registrations, &source.registrations)
+    swap(&inactiveRegistrations, &source.inactiveRegistrations)
+    for registration in registrations { registration.observer.moveRegistrations(from: source, to: self) }
+    updateFlags()
+    source.updateFlags()
   }
 
   /// Copies `source`'s registrations that are not already here (`anchored` filters by kind, nil

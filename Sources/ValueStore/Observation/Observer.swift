@@ -40,6 +40,15 @@ final class Observer: @unchecked Sendable {
     garbage.append(self)
   }
 
+  /// Moves its registrations on `old` to `new`, which has none of them (a table taken whole).
+  /// Requires the registry lock.
+  func moveRegistrations(from old: Extent, to new: Extent) {
+    let opaque = Unmanaged.passUnretained(old).toOpaque()
+    if let index = extents.lastIndex(where: { $0.extent.toOpaque() == opaque }) {
+      extents[index].extent = .passUnretained(new)
+    }
+  }
+
   /// Drops a dying extent from `extents`. Requires the registry lock.
   func forget(_ extent: Extent) {
     let dying = Unmanaged.passUnretained(extent).toOpaque()

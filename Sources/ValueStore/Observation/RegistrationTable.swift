@@ -10,6 +10,8 @@
 /// access to an extent's registrations does.
 struct RegistrationTable: Sequence {
   private(set) var all: [Registration] = []
+  /// How many of `all` were not made through a holder.
+  private(set) var unanchoredCount = 0
   /// Positions in `all` by key, and the (observer, key) pairs present; meaningful only while
   /// `isIndexed`.
   private var positions: [FieldKey: [Int]] = [:]
@@ -29,6 +31,7 @@ struct RegistrationTable: Sequence {
 
   mutating func append(_ registration: Registration) {
     all.append(registration)
+    if !registration.anchored { unanchoredCount += 1 }
     if isIndexed {
       positions[registration.key, default: []].append(all.count - 1)
       pairs.insert(Pair(observer: ObjectIdentifier(registration.observer), key: registration.key))
@@ -36,17 +39,18 @@ struct RegistrationTable: Sequence {
   }
 
   mutating func append(contentsOf registrations: [Registration]) {
-    guard isIndexed else { return all.append(contentsOf: registrations) }
     for registration in registrations { append(registration) }
   }
 
   mutating func removeAll() {
     all.removeAll()
+    unanchoredCount = 0
     dropIndex()
   }
 
   mutating func removeAll(where shouldBeRemoved: (Registration) -> Bool) {
     all.removeAll(where: shouldBeRemoved)
+    unanchoredCount = all.count { !$0.anchored }
     dropIndex()
   }
 
