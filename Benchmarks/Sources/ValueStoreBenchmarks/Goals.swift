@@ -138,6 +138,13 @@ nonisolated(unsafe) let goals: [Goal] = [
           exactly: 1)
       }),
   Goal(
+    name: "adding observed rows is linear",
+    criteria: [
+      .growth(
+        "t(10k) ÷ t(1k)", ListGrowthScenarios.name(rows: 10_000), over: ListGrowthScenarios.name(rows: 1_000),
+        atMost: 1.5)
+    ]),
+  Goal(
     name: "TestStore send: counter / 10k rows",
     criteria: [
       .time("counter", TestingScenarios.testStoreCounterName, atMost: 2_000),

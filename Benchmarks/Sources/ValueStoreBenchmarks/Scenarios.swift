@@ -7,6 +7,7 @@ var allScenarios: [Scenario] {
     + CopyOnWriteScenarios.all
     + CollectionScenarios.all
     + StoreScenarios.all
+    + ListGrowthScenarios.all
     + CasePathScenarios.all
     + BodyScenarios.all
     + BridgeScenarios.all
