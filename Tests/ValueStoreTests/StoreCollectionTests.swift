@@ -107,7 +107,11 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     #expect(fresh !== stale)
     fresh.send(.increment)
     #expect(store.rows[id: 1]?.count == 1)
-    // Replaced in one action (`rows[id: 1] = Row(id: 1)`): the same.
+    // A copy of it put back (the array rebuilt, an undo): the same value, the same store.
+    store.send(.replace(store.rows[id: 1]!))
+    fresh.send(.increment)
+    #expect(store.rows[id: 1]?.count == 2)
+    // Replaced by a new value in one action (`rows[id: 1] = Row(id: 1)`): a new store.
     store.send(.replace(Row(id: 1)))
     RuntimeWarning.$handler.withValue({ warnings.append($0) }) { fresh.send(.increment) }
     #expect(store.rows[id: 1]?.count == 0)

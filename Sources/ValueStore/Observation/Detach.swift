@@ -17,13 +17,16 @@ extension Extent {
   /// The extent for a value that now stands on its own at its location: a fresh one if this one
   /// is shared, else this one without its lineage (it may be a fork of a value held elsewhere,
   /// whose adoption is meaningless now — and a departure waiting on it would never be told).
+  /// Either way the value keeps its value id (`firstSerial`): it is the same value, a copy, as
+  /// TCA's `_$id` travels with copies — a store made for it still stands for it.
   @usableFromInline
   static func detached(_ extent: inout Extent) {
     if !isKnownUniquelyReferenced(&extent) {
+      let valueID = extent.firstSerial.load(ordering: .relaxed)
       extent = Extent()
+      extent.firstSerial.store(valueID, ordering: .relaxed)
     } else if extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 {
       extent.cutLineage()
-      extent.firstSerial.store(extent.serial, ordering: .relaxed)
     }
   }
 }

@@ -38,10 +38,10 @@ final class Extent: @unchecked Sendable {
   /// (`ElementSlot`): if the value dies there, it was replaced, and its readers are told as it
   /// goes — the slot cannot reach them afterwards.
   @usableFromInline let isInFlight = Atomic<Bool>(false)
-  /// The serial of the first extent of the value this one stands for: kept by its forks (a
-  /// snapshot taken, a copy written back) even after their adoption — unlike `lineageSerial` —
-  /// and new for a value that replaced another (`Detach`). What tells a child store that the
-  /// child it was made for is still the one presented.
+  /// The serial of the first extent of the value this one stands for: born with a value made by
+  /// an initializer, kept by its copies — their forks (a snapshot taken, a copy written back, even
+  /// after adoption, unlike `lineageSerial`) and their detached extents (`Detach`). TCA's `_$id`:
+  /// what tells a child store that the child it was made for is still there.
   @usableFromInline let firstSerial: Atomic<UInt64>
 
   var registrations = RegistrationTable()
