@@ -2,10 +2,10 @@
 ///
 /// It owns nothing: reads go through the root (anchored), actions are embedded and sent to the
 /// parent. When the scoped-to value is gone, reads return the last state seen and sends are
-/// dropped with a runtime warning — also when another value has taken its place (a child
-/// presented anew, an element removed and added back with its id): a store stands for the value
-/// it was made for (``ObservationIdentity/valueID``), as a SwiftUI view holding it
-/// does, and never drives its successor.
+/// dropped with a runtime warning. A presented child's store (`standsForItsValue`) is gone too
+/// once another value has taken its place (a child dismissed and presented anew, with the same id
+/// or not: ``ObservationIdentity/valueID``) and never drives its successor; an element's store
+/// follows its id, as SwiftUI's `ForEach` identifies rows (and TCA's element stores do).
 ///
 /// Keeping the last state means the scoped value is shared with this copy, so its first write
 /// after each read forks (one extent allocation); only scopes that can disappear pay it.
@@ -28,6 +28,7 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     path: String,
     initial: State,
     canDisappear: Bool,
+    standsForItsValue: Bool = false,
     toState: @escaping (BaseState) -> State?,
     fromAction: @escaping (Action) -> BaseAction
   ) {
@@ -37,7 +38,7 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     self.fromAction = fromAction
     self.canDisappear = canDisappear
     self.last = canDisappear ? initial : nil
-    if canDisappear, let kind = ObservationKind.of(State.self) {
+    if standsForItsValue, let kind = ObservationKind.of(State.self) {
       let valueIDOf = { (state: State) in kind._identity(of: state).valueID }
       self.valueIDOf = valueIDOf
       valueID = valueIDOf(initial)

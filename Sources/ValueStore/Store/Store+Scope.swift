@@ -46,7 +46,7 @@ extension Store {
       Store<ChildState, ChildAction>(
         core: ScopedCore(
           base: core, path: "\(core.path) → \(ChildState.self)",
-          initial: initial, canDisappear: true, toState: toState, fromAction: embed))
+          initial: initial, canDisappear: true, standsForItsValue: true, toState: toState, fromAction: embed))
     }
   }
 

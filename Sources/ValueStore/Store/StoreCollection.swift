@@ -46,8 +46,7 @@ final class ElementStoreCache<ID: Hashable & Sendable, State, Action: Sendable> 
   }
 
   func store(id: ID) -> Store<State, Action> {
-    // The store of an element removed and added back with its id stands for the removed one.
-    if let store = stores[id], store.core.isPresent { return store }
+    if let store = stores[id] { return store }
     let store = make(id)
     stores[id] = store
     return store
