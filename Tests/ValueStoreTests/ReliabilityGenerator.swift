@@ -156,7 +156,9 @@ struct RelGenerator {
     case 80..<85: return .rootCopyDiscarded(editStep(&r))
     case 85..<88: return r.chance(50) ? .rootReset : .rootNewShared(r.pick([0, 1]))
     case 88..<94: return .rootFromCopy(k)
-    default: return .rootFromSnapshot(r.int(0...RelCopies.snapshotSlots - 1))
+    default:
+      let k = r.int(0...RelCopies.snapshotSlots - 1)
+      return r.chance(50) ? .rootFromSnapshot(k) : .rootUpdatedFromSnapshot(k)
     }
   }
 

@@ -260,7 +260,9 @@ extension RelStep {
   /// The part of the state the step writes.
   var area: Area {
     switch self {
-    case .addCount, .setName, .rootCopyDiscarded, .rootReset, .rootFromCopy, .rootFromSnapshot, .rootNewShared: .root
+    case .addCount, .setName, .rootCopyDiscarded, .rootReset, .rootFromCopy, .rootFromSnapshot, .rootNewShared,
+      .rootUpdatedFromSnapshot:
+      .root
     case .childAdd, .childTitle, .childAppendTitle, .childNew, .childReset, .childViaCopy, .childCopyDiscarded,
       .childFromCopy, .childFromOptional:
       .child

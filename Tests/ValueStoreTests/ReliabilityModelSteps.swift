@@ -115,6 +115,7 @@ extension RelStep {
       s.mode = .editing(MChild(count: n, t))
     case let .rootFromCopy(k): if let c = copy(k).root { s = c }
     case let .rootFromSnapshot(k): if let c = world.snapshots[k] { s = c }
+    case let .rootUpdatedFromSnapshot(k): if let c = world.snapshots[k] { s.update(from: c, t) }
     }
   }
 
@@ -194,5 +195,89 @@ extension MWorld {
       return elsewhere.contains { $0 == token }
         || old.allLocations.contains { $0 != location && birth(old.hist(at: $0)) == token }
     }
+  }
+}
+
+// MARK: - Updating from a snapshot (`update(from:)`, what `StateHistory` undoes with)
+
+// Only what differs is written, in place: observable values keep their history and record the
+// fields that change; a location whose value cannot be updated in place (nil ↔ a child, another
+// enum case, a conforming enum that differs, an element the snapshot has and the state lacks) takes
+// the snapshot's value, as a field setter would.
+
+extension MState {
+  mutating func update(from other: MState, _ t: MTokens) {
+    // An unchanged copy: the library sees one extent and writes nothing.
+    guard hist != other.hist else { return }
+    if count != other.count {
+      count = other.count
+      hist.record(.count, t)
+    }
+    if name != other.name {
+      name = other.name
+      hist.record(.name, t)
+    }
+    throughSlot(t) { state in
+      state.child.update(from: other.child, t)
+      if var current = state.optional, let target = other.optional {
+        current.update(from: target, t)
+        state.optional = current
+      } else if state.optional?.value != other.optional?.value {
+        state.optional = other.optional.map { $0.assignedToField(t) }
+      }
+      // `Mode` conforms by hand, with the default `_update`: replaced when it differs (by value).
+      if state.mode.value != other.mode.value { state.mode = other.mode }
+      state.maybeMode = MMode.updated(state.maybeMode, from: other.maybeMode, t)
+      state.rows.update(from: other.rows, t)
+    }
+  }
+}
+
+extension MChild {
+  /// What `==` compares in the library: the fields, not the history.
+  var value: [String] { ["\(id)", "\(count)", title] }
+
+  mutating func update(from other: MChild, _ t: MTokens) {
+    guard hist != other.hist else { return }
+    if count != other.count {
+      count = other.count
+      hist.record(.count, t)
+    }
+    setTitle(other.title, t)
+  }
+}
+
+extension MMode {
+  /// What `==` compares in the library.
+  var value: [String] { [plainPart] + (payload?.value ?? []) }
+
+  /// `maybeMode` does not conform: observed by reflection, its payload updated in place when the
+  /// case is the same.
+  static func updated(_ current: MMode?, from other: MMode?, _ t: MTokens) -> MMode? {
+    if case var .editing(child)? = current, case let .editing(target)? = other {
+      child.update(from: target, t)
+      return .editing(child)
+    }
+    return current?.value == other?.value ? current : other.map { mode in
+      if case let .editing(child) = mode { return .editing(child.assignedToField(t)) }
+      return mode
+    }
+  }
+}
+
+extension MRows {
+  /// By id: removals, updates in place, insertions, then the snapshot's order.
+  mutating func update(from other: MRows, _ t: MTokens) {
+    let kept = Set(other.ids)
+    restructure(t) { $0.removeAll { !kept.contains($0.id) } }
+    for (offset, target) in other.rows.enumerated() {
+      if let i = index(target.id) {
+        rows[i].update(from: target, t)
+      } else {
+        restructure(t) { $0.insert(target.assignedToField(t), at: Swift.min(offset, $0.count)) }
+      }
+    }
+    let order = Dictionary(uniqueKeysWithValues: other.ids.enumerated().map { ($1, $0) })
+    restructure(t) { $0.sort { order[$0.id]! < order[$1.id]! } }
   }
 }

@@ -95,7 +95,8 @@ enum RelOp: Hashable, Sendable, CustomStringConvertible {
     steps.contains { step in
       switch step {
       case .childFromCopy, .childFromOptional, .optionalFromChild, .optionalFromCopy, .modeFromChild, .modeFromCopy,
-        .rowSetCopy, .rowsAppendCopy, .rowsFromCopy, .rootFromCopy, .rootFromSnapshot, .rootReset, .rootNewShared:
+        .rowSetCopy, .rowsAppendCopy, .rowsFromCopy, .rootFromCopy, .rootFromSnapshot, .rootReset, .rootNewShared,
+        .rootUpdatedFromSnapshot:
         true
       default: false
       }

@@ -28,6 +28,9 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
   /// `var c = state; <step on c>` — the copy is discarded (S11)
   case rootCopyDiscarded(RelStep)
   case rootReset, rootFromCopy(Int), rootFromSnapshot(Int)
+  /// `update(&state, from: snapshots[k])`: what `StateHistory` undoes with — only what differs
+  /// is written.
+  case rootUpdatedFromSnapshot(Int)
   /// `let c = Child(count: n); state = State(child: c, optional: c, mode: .editing(c))`: one value
   /// in three fields from construction.
   case rootNewShared(Int)
@@ -85,6 +88,7 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
     case let .rootNewShared(n): "let c = Child(count: \(n)); state = State(child: c, optional: c, mode: .editing(c))"
     case let .rootFromCopy(k): "state = copies[\(k)]"
     case let .rootFromSnapshot(k): "state = snapshots[\(k)]"
+    case let .rootUpdatedFromSnapshot(k): "update(&state, from: snapshots[\(k)])"
     }
   }
 
@@ -182,6 +186,7 @@ extension RelStep {
       state = RelState(_$fields: Observed(.init(child: c, optional: c, mode: .editing(c))))
     case let .rootFromCopy(k): if let s = env.copies[k].root { state = s }
     case let .rootFromSnapshot(k): if let s = env.snapshots[k] { state = s }
+    case let .rootUpdatedFromSnapshot(k): if let s = env.snapshots[k] { update(&state, from: s) }
     }
   }
 
