@@ -155,3 +155,48 @@ import Testing
     #expect(store.rows[id: 2]?.count == 1)
   }
 }
+
+/// Fields the runtime has no key path for (`weak`, functions, metatypes) neither stop an update nor
+/// a detach from reaching the fields after them (a review found both stopping at the first one).
+@Suite struct UnreachableFieldTests {
+  final class Box: Sendable {}
+
+  struct WithUnreachableFields: ObservableState, Sendable {
+    struct Fields: Sendable {
+      var format: @Sendable (Int) -> String = { "\($0)" }
+      weak var owner: Box?
+      var count = 0
+      var a = Child()
+      var b = Child()
+    }
+    var _$fields = Observed(Fields())
+  }
+
+  @Test func anUpdateReachesTheFieldsAfterThem() {
+    let snapshot = WithUnreachableFields()
+    let root = ObservedRoot(snapshot)
+    root.mutate {
+      $0.count = 3
+      $0.a.count = 1
+    }
+    root.mutate { update(&$0, from: snapshot) }
+    #expect(root.count == 0)
+    #expect(root.a.count == 0)
+  }
+
+  struct Pair: ObservableState, Sendable {
+    struct Fields: Sendable {
+      var x = WithUnreachableFields()
+      var y = WithUnreachableFields()
+    }
+    var _$fields = Observed(Fields())
+  }
+
+  @Test func aDetachReachesTheFieldsAfterThem() {
+    let root = ObservedRoot(Pair())
+    root.mutate { $0.y = $0.x }  // y's children must get extents of their own
+    let x = tracking { root.x.a.count }
+    root.mutate { $0.y.a.count += 1 }
+    #expect(x.count == 0)
+  }
+}

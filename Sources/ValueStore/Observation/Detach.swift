@@ -54,12 +54,20 @@ extension Observed {
 /// once per type and thread (a per-thread cache needs no lock). Not generic, and its detachers take
 /// a raw pointer to the fields, so that looking it up from unspecialized code instantiates no
 /// metadata.
+extension _EachFieldOptions {
+  /// `.ignoreUnknown` (a `static var`, which Swift 6 will not read from here): skip the fields the
+  /// runtime has no key path for instead of stopping the walk.
+  static let skippingFieldsWithoutKeyPaths = _EachFieldOptions(rawValue: 1 << 1)
+}
+
 final class ObservableFields {
   let detachers: [(UnsafeMutableRawPointer) -> Void]
 
   private init<Fields>(_: Fields.Type) {
     var detachers: [(UnsafeMutableRawPointer) -> Void] = []
-    _ = _forEachFieldWithKeyPath(of: Fields.self) { _, keyPath in
+    // `.skippingFieldsWithoutKeyPaths`: a field with no key path (`weak`, a function) must not
+    // stop the walk before the observable fields after it.
+    _ = _forEachFieldWithKeyPath(of: Fields.self, options: .skippingFieldsWithoutKeyPaths) { _, keyPath in
       let valueType = type(of: keyPath).valueType
       if let kind = ObservationKind.of(valueType) {
         func detacher<Value>(_: Value.Type) -> ((UnsafeMutableRawPointer) -> Void)? {

@@ -58,13 +58,15 @@ extension Observed {
 /// value's; found by reflection once per type.
 final class FieldUpdaters<Fields>: AnyFieldUpdaters, @unchecked Sendable {  // immutable
   let updaters: [(inout Observed<Fields>, Observed<Fields>) -> Void]
-  /// For each `let` field: whether two values have it equal (nil: it cannot be compared).
+  /// For each `let` field: whether two values have it equal (nil: it cannot be compared). A field
+  /// the walk cannot reach (`weak`, `unowned(unsafe)`, a function or a metatype: no key path)
+  /// counts as a constant that cannot be compared, so a value whose fields differ is replaced.
   let constantsAreEqual: [(Fields, Fields) -> Bool?]
 
   private override init() {
     var updaters: [(inout Observed<Fields>, Observed<Fields>) -> Void] = []
     var constantsAreEqual: [(Fields, Fields) -> Bool?] = []
-    _ = _forEachFieldWithKeyPath(of: Fields.self) { _, keyPath in
+    _ = _forEachFieldWithKeyPath(of: Fields.self, options: .skippingFieldsWithoutKeyPaths) { _, keyPath in
       func add<Value>(_: Value.Type) {
         if let writable = keyPath as? WritableKeyPath<Fields, Value> {
           updaters.append { $0.updateField(writable, from: $1._value[keyPath: writable]) }
@@ -74,6 +76,10 @@ final class FieldUpdaters<Fields>: AnyFieldUpdaters, @unchecked Sendable {  // i
       }
       _openExistential(type(of: keyPath).valueType, do: add)
       return true
+    }
+    // Without skipping, the walk stops (returns false) at a field it has no key path for.
+    if !_forEachFieldWithKeyPath(of: Fields.self, body: { _, _ in true }) {
+      constantsAreEqual.append { _, _ in nil }
     }
     self.updaters = updaters
     self.constantsAreEqual = constantsAreEqual

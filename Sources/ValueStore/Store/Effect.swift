@@ -131,6 +131,28 @@ public struct Effect<Action> {
     case .dismiss: return dismiss.map { .send($0()) } ?? .dismiss
     }
   }
+
+  /// This effect with one dismissal at most among its synchronous parts (`.merge(.dismiss,
+  /// .dismiss)` dismisses once). What else it sends still arrives — after the dismissal, to a
+  /// parent that no longer presents the child — as TCA delivers the actions an effect has sent.
+  func dismissingOnce() -> Effect {
+    var dismissed = false
+    return dismissingOnce(&dismissed)
+  }
+
+  private func dismissingOnce(_ dismissed: inout Bool) -> Effect {
+    switch operation {
+    case .dismiss:
+      defer { dismissed = true }
+      return dismissed ? .none : self
+    case let .merge(effects):
+      return Effect(.merge(effects.map { $0.dismissingOnce(&dismissed) }))
+    case let .cancellable(id, cancelInFlight, effect):
+      return Effect(.cancellable(id, cancelInFlight: cancelInFlight, effect.dismissingOnce(&dismissed)))
+    case .none, .send, .run, .concatenate, .cancel:
+      return self  // asynchronous parts run later, in their own order; a dismissed child's are cancelled
+    }
+  }
 }
 
 extension Effect {

@@ -9,10 +9,6 @@ final class EffectRunner<Action: Sendable> {
   private let running = RunningTasks()
   /// Effect ids → the tasks started under them.
   private var cancellables: [EffectID: Set<Int>] = [:]
-  /// Effect ids → when they were last cancelled (a count of cancellations): a synchronous action
-  /// sent from under an id and still queued then is not delivered (``FollowUp``).
-  private var cancelledAt: [EffectID: Int] = [:]
-  private var cancellations = 0
   /// Where an error thrown by an effect without a `catch:` goes.
   var onError: @Sendable (any Error) -> Void = { error in
     RuntimeWarning.report("An effect threw an error it did not handle: \(error)")
@@ -23,29 +19,20 @@ final class EffectRunner<Action: Sendable> {
 
   /// Starts `effect`. Synchronous parts run now: `.send` calls `follow` (the store queues the action),
   /// `.cancel` cancels. Asynchronous parts become tasks recorded in `group`.
-  func start(
-    _ effect: Effect<Action>, in group: EffectGroup, send: Send<Action>, follow: (Action, FollowUp?) -> Void
-  ) {
-    start(effect, under: [], in: group, send: send, follow: follow)
-  }
-
-  private func start(
-    _ effect: Effect<Action>, under ids: [EffectID], in group: EffectGroup, send: Send<Action>,
-    follow: (Action, FollowUp?) -> Void
-  ) {
+  func start(_ effect: Effect<Action>, in group: EffectGroup, send: Send<Action>, follow: (Action) -> Void) {
     switch effect.operation {
     case .none:
       return
     case let .send(action):
-      follow(action, ids.isEmpty ? nil : FollowUp(ids: ids, sentAfter: cancellations))
+      follow(action)
     case let .merge(effects):
-      for effect in effects { start(effect, under: ids, in: group, send: send, follow: follow) }
+      for effect in effects { start(effect, in: group, send: send, follow: follow) }
     case let .cancel(id):
       cancel(id)
     case let .cancellable(id, cancelInFlight, inner):
       if cancelInFlight { cancel(id) }
-      let tasks = running.idsReserved { start(inner, under: ids + [id], in: group, send: send, follow: follow) }
-      cancellables[id, default: []].formUnion(tasks)
+      let ids = running.idsReserved { start(inner, in: group, send: send, follow: follow) }
+      cancellables[id, default: []].formUnion(ids)
     case .run, .concatenate:
       spawn(effect, in: group, send: send)
     case .dismiss:
@@ -78,35 +65,14 @@ final class EffectRunner<Action: Sendable> {
   }
 
   func cancel(_ id: EffectID) {
-    cancellations += 1
-    cancelledAt[id] = cancellations
     guard let ids = cancellables.removeValue(forKey: id) else { return }
     for id in ids { running.cancel(id) }
-  }
-
-  /// Whether an action sent synchronously was cancelled before its turn came: as an effect's
-  /// task that is cancelled sends nothing more, a dismissed child's `.merge(.dismiss,
-  /// .send(.x))` delivers only the dismissal.
-  func isCancelled(_ followUp: FollowUp) -> Bool {
-    followUp.ids.contains { (cancelledAt[$0] ?? 0) > followUp.sentAfter }
-  }
-
-  /// Forgets when ids were cancelled; called when no follow-up action is queued any more.
-  func forgetCancellations() {
-    if !cancelledAt.isEmpty { cancelledAt.removeAll(keepingCapacity: true) }
   }
 
   /// Whether any effect is still running.
   var hasRunningEffects: Bool { !running.isEmpty }
 
   nonisolated deinit { running.cancelAll() }
-}
-
-/// An action an effect sent synchronously, queued behind the current one: the cancellable effects
-/// it was sent from, and the count of cancellations when it was sent.
-struct FollowUp {
-  let ids: [EffectID]
-  let sentAfter: Int
 }
 
 /// Runs the asynchronous parts of an effect in the current task.

@@ -44,11 +44,8 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   let effects: EffectRunner<Action>
   /// The dependencies each action's reducer runs with, and its effects keep.
   var dependencies: DependencyValues
-  private var queue: [(action: Action, group: EffectGroup?, followUp: FollowUp?)] = []
+  private var queue: [(action: Action, group: EffectGroup?)] = []
   private var isSending = false
-  /// The follow-up being processed: an action sent while it is (`TestStore` sends each action an
-  /// effect sends back again) is part of it, and is cancelled with it.
-  private var processing: FollowUp?
 
   init(state: State, reducer: R, dependencies: DependencyValues) {
     box = StateBox(state)
@@ -78,12 +75,12 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   func send(_ action: Action) -> StoreTask? {
     if isSending {
       let group = EffectGroup()
-      queue.append((action, group, processing))
+      queue.append((action, group))
       return StoreTask(group: group)
     }
     isSending = true
     defer { isSending = false }
-    queue.append((action, nil, nil))
+    queue.append((action, nil))
     var direct: EffectGroup?
     let context = ThreadContext.current
     context.closeBridgeWindow()  // reducer reads are never bridged to Apple's Observation
@@ -91,11 +88,8 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
       withTransaction(context) {
         var index = 0
         while index < queue.count {
-          let (action, queued, followUp) = queue[index]
+          let (action, queued) = queue[index]
           index += 1
-          if let followUp, effects.isCancelled(followUp) { continue }
-          processing = followUp
-          defer { processing = nil }
           // Effects start inside too: their tasks inherit the values in force for this action.
           withDependencies(dependencies) {
             box.isReducing = true
@@ -103,11 +97,10 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
             box.isReducing = false
             if effect.isNone { return }
             let group = queued ?? { direct = direct ?? EffectGroup(); return direct! }()
-            effects.start(effect, in: group, send: self.sender) { queue.append(($0, group, $1)) }
+            effects.start(effect, in: group, send: self.sender) { follow in queue.append((follow, group)) }
           }
         }
         queue.removeAll(keepingCapacity: true)
-        effects.forgetCancellations()
       }  // observers run here; what they send is queued and processed by the next round
     } while !queue.isEmpty
     return StoreTask(group: direct)
