@@ -395,6 +395,14 @@ final class Latch: Sendable {
     let current = store.scope(state: \.destination, action: ScreenFeature.Action.destination)!
     #expect(current !== destination)
     #expect(current.scope(case: Destination.job, action: DestinationAction.job) != nil)
+
+    // An alert has no identity of its own (plain data): its store stands for the alert case.
+    store.send(.showAlert)
+    let alertDestination = store.scope(state: \.destination, action: ScreenFeature.Action.destination)!
+    #expect(alertDestination.scope(case: Destination.alert, action: DestinationAction.alert) != nil)
+    store.send(.showJob(3))
+    #expect(!alertDestination.hasState)
+    #expect(alertDestination.scope(case: Destination.job, action: DestinationAction.job) == nil)
   }
 
   @Test func childStoresOfPresentationsCasesAndStacks() {

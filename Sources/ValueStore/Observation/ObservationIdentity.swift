@@ -150,11 +150,12 @@ public struct ObservationIdentity: Equatable, Sendable {
   }
 
   /// What stays the same while a value stays in its place — through its copies and the forks
-  /// they cause — and differs for another value put there (a child presented anew, an element
-  /// removed and added again with the same id). Nil when this identity cannot tell (opaque).
-  var valueID: ValueID? {
+  /// they cause — and differs for another value put there (a child presented anew). An opaque
+  /// identity (a plain payload: an alert) cannot tell its values apart: its value id is its case,
+  /// so that at least another case is another value.
+  var valueID: ValueID {
     if let extent { return ValueID(serial: extent.firstSerial.load(ordering: .relaxed), tag: tag) }
-    return isOpaque ? nil : ValueID(serial: serial, tag: tag)
+    return ValueID(serial: isOpaque ? Self.opaqueSerials : serial, tag: tag)
   }
 
   struct ValueID: Equatable {

@@ -21,7 +21,7 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
   /// The value this store was made for, and how to tell a state's (a scope that can disappear, of
   /// an observable state).
   private let valueID: ObservationIdentity.ValueID?
-  private let valueIDOf: ((State) -> ObservationIdentity.ValueID?)?
+  private let valueIDOf: ((State) -> ObservationIdentity.ValueID)?
 
   init(
     base: any StoreCore<BaseState, BaseAction>,
