@@ -145,12 +145,23 @@ public final class Store<State, Action: Sendable>: Observable {
 extension Store where State: ObservableState {
   /// A field of the state, tracked per field. Reads made on a returned value holding observable
   /// state (a child, a collection) belong to the store too.
+  ///
+  /// The untracked read of a root store is all that is inlined at the call site, where the key
+  /// path is a literal and its projection folds to a field load; the rest is a call. (Inlined
+  /// whole, the subscript was too large to be: the key path was applied at run time, ≈ 50 ns.)
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
-    if let root {
-      if !root.isTracked { return root.state._$fields._value[keyPath: keyPath] }
-      return trackedAnchored(root.state, root.slot) { $0._$fields.read(keyPath) }
+    @inline(__always) get {
+      if let root, !root.isTracked { return root.state._$fields._value[keyPath: keyPath] }
+      return trackedRead(keyPath)
     }
+  }
+
+  /// A read that is tracked, or through a scoped store. Inlinable, so that it is specialized where
+  /// it is called; never inlined, so that the untracked read stays small.
+  @inlinable @inline(never)
+  func trackedRead<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
+    if let root { return trackedAnchored(root.state, root.slot) { $0._$fields.read(keyPath) } }
     return scopedRead { $0._$fields.read(keyPath) }
   }
 }
