@@ -41,6 +41,23 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
   }
 }
 
+extension Effect {
+  /// A presented child's (or stack element's) effect as its parent runs it: its actions
+  /// embedded, one dismissal at most, becoming the parent's `dismiss` action, its cancellation
+  /// ids its own (prefixed with `navigation`), and all of it cancellable with the presentation.
+  func presented<Parent>(
+    in navigation: NavigationID, _ embed: @escaping @Sendable (Action) -> Parent,
+    dismiss: @escaping @Sendable () -> Parent
+  ) -> Effect<Parent> {
+    dismissingOnce()
+      .transformed(
+        embed, dismiss: dismiss, ids: { EffectID(NavigationScopedID(navigation: navigation, id: $0)) },
+        dependencies: nil
+      )
+      .cancellable(id: navigation)
+  }
+}
+
 /// A cancellation id used inside a presentation: distinct from the same id in another one.
 struct NavigationScopedID: Hashable, Sendable {
   let navigation: NavigationID

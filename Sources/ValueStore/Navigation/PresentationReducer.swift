@@ -96,11 +96,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
   /// presentation.
   func present(_ effect: Effect<Child.Action>, id: NavigationID) -> Effect<Parent.Action> {
     let embed = toPresentationAction.embed
-    return effect.dismissingOnce().transformed(
-      { embed(.presented($0)) }, dismiss: { embed(.dismiss) },
-      ids: { EffectID(NavigationScopedID(navigation: id, id: $0)) }, dependencies: nil
-    )
-    .cancellable(id: id)
+    return effect.presented(in: id, { embed(.presented($0)) }, dismiss: { embed(.dismiss) })
   }
 }
 

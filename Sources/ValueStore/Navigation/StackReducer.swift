@@ -71,12 +71,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer where Pa
           }
           let navigation = NavigationID(stack: location, element: id)
           return element.reduce(into: &stack[id: id]!, action: elementAction)
-            .dismissingOnce()
-            .transformed(
-              { embed(.element(id: id, action: $0)) }, dismiss: { embed(.popFrom(id: id)) },
-              ids: { EffectID(NavigationScopedID(navigation: navigation, id: $0)) }, dependencies: nil
-            )
-            .cancellable(id: navigation)
+            .presented(in: navigation, { embed(.element(id: id, action: $0)) }, dismiss: { embed(.popFrom(id: id)) })
         } ?? .none
     }
     let parentEffect = parent.reduce(into: &state, action: action)
