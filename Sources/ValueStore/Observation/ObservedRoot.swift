@@ -109,11 +109,7 @@ func anchored<Value: ObservationIdentifiable, T, E: Error>(
   _ value: Value, _ slot: RootSlot, _ body: (Value) throws(E) -> T
 ) throws(E) -> T {
   // Apple's Observation, if tracking, opens a bridge window here (ObservationBridge.swift).
-  if openTrackingScopes.load(ordering: .relaxed) == 0 {
-    TrackingProbe.check()
-    if openTrackingScopes.load(ordering: .relaxed) == 0 { return try body(value) }
-  }
-  return try trackedAnchored(value, slot, body)
+  trackingMayRecord() ? try trackedAnchored(value, slot, body) : try body(value)
 }
 
 /// `anchored` once a tracking scope or bridge window is open somewhere.

@@ -82,3 +82,12 @@ private let threadContextKey: pthread_key_t = {
 /// thread-local, so an untracked read costs one relaxed load.
 @usableFromInline
 let openTrackingScopes = Atomic<Int>(0)
+
+/// Whether a read made now may have to be recorded: a scope is open somewhere, or Apple's
+/// Observation tracks on this thread (asking it opens a bridge window, see ObservationBridge.swift).
+@inlinable
+func trackingMayRecord() -> Bool {
+  if openTrackingScopes.load(ordering: .relaxed) != 0 { return true }
+  TrackingProbe.check()
+  return openTrackingScopes.load(ordering: .relaxed) != 0
+}

@@ -26,11 +26,14 @@ public final class Store<State, Action: Sendable>: Observable {
   let core: any StoreCore<State, Action>
   /// A root store's state, read directly (see `StateBox`); nil for a scoped store.
   @usableFromInline let root: StateBox<State>?
+  /// The root's state, read without touching the box (see `StateBox`).
+  @usableFromInline let rootStorage: UnsafeMutablePointer<RootState<State>>?
   var children: [AnyHashable: AnyObject] = [:]
 
   init(core: any StoreCore<State, Action>, root: StateBox<State>? = nil) {
     self.core = core
     self.root = root
+    rootStorage = root?.storage
   }
 
   /// A store running `reducer` on `initialState`, with the dependencies in force here changed by
@@ -152,7 +155,9 @@ extension Store where State: ObservableState {
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
     @inline(__always) get {
-      if let root, !root.isTracked { return root.state._$fields._value[keyPath: keyPath] }
+      if let rootStorage, !rootStorage.pointee.isTracked {
+        return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
+      }
       return trackedRead(keyPath)
     }
   }

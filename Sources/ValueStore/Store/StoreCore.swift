@@ -68,7 +68,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   }
 
   func read<T>(_ body: (State) -> T) -> T {
-    if box.isReducing { StateBox<State>.readInsideReducer() }
+    if box.isReducing { RootState<State>.readInsideReducer() }
     return anchored(state, slot, body)
   }
 
@@ -126,45 +126,46 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
 /// The root store's state: a class of its own, generic over the state alone, so that a root
 /// store's reads are specialized and inlined at the call site (`store.count` costs about what
 /// Observation's own read does), while the core stays generic over its reducer.
+///
+/// The state lives behind a pointer the store keeps too (``Store/rootStorage``): an untracked read
+/// loads the field through it and touches no object, and so pays no retain.
 @MainActor @usableFromInline
 final class StateBox<State> {
-  /// Unchecked: the main actor serialises every access, and a dynamic exclusivity check on each
-  /// read costs more than the read.
-  @exclusivity(unchecked) @usableFromInline var state: State
-  /// True while a reducer runs on `state` in place: a read through the store then would see it
-  /// half-changed (a reducer has its `state`; reading the store from it is a programming error).
-  @exclusivity(unchecked) @usableFromInline var isReducing = false
+  /// Where the state lives, for as long as the box does. Accessed without dynamic exclusivity
+  /// checks: the main actor serialises every access, and a check on each read costs more than
+  /// the read. (`nonisolated(unsafe)` for `deinit` alone, which runs when nothing else has it.)
+  @usableFromInline nonisolated(unsafe) let storage: UnsafeMutablePointer<RootState<State>>
   @usableFromInline let slot: RootSlot
-  @usableFromInline let probe = TrackingProbe.shared
   /// `State` is observable (a store's `State` type itself is not constrained).
   private let trackedRead: (StateBox<State>, (State) -> Void) -> Void
 
   init(_ state: State) where State: ObservationIdentifiable {
-    self.state = state
-    self.state._detach()  // shares no observers with where it came from
+    storage = .allocate(capacity: 1)
+    storage.initialize(to: RootState(state: state))
+    storage.pointee.state._detach()  // shares no observers with where it came from
     slot = RootSlot(for: State.self)
     trackedRead = { box, body in trackedAnchored(box.state, box.slot, body) }
+  }
+
+  deinit {
+    storage.deinitialize(count: 1)
+    storage.deallocate()
+  }
+
+  @usableFromInline var state: State {
+    unsafeAddress { UnsafePointer(storage).pointer(to: \.state)! }
+    unsafeMutableAddress { storage.pointer(to: \.state)! }
+  }
+
+  var isReducing: Bool {
+    get { storage.pointee.isReducing }
+    set { storage.pointee.isReducing = newValue }
   }
 
   /// Reads through the root: anchored, and seen by Apple's Observation when it tracks.
   @inlinable
   func read<T>(_ body: (State) -> T) -> T {
-    isTracked ? readTracked(body) : body(state)
-  }
-
-  /// Whether a read must be recorded (after letting Apple's Observation say it tracks). When it
-  /// need not, callers read the field straight from `state`, without copying the state.
-  @inlinable
-  var isTracked: Bool {
-    if _slowPath(isReducing) { Self.readInsideReducer() }
-    if openTrackingScopes.load(ordering: .relaxed) != 0 { return true }
-    probe.check()
-    return openTrackingScopes.load(ordering: .relaxed) != 0
-  }
-
-  @usableFromInline
-  static func readInsideReducer() -> Never {
-    fatalError("Store: the state was read through the store from inside its own reducer; use the `state` the reducer receives")
+    storage.pointee.isTracked ? readTracked(body) : body(state)
   }
 
   @usableFromInline
@@ -172,5 +173,29 @@ final class StateBox<State> {
     var result: T?
     trackedRead(self) { result = body($0) }
     return result!
+  }
+}
+
+/// What a root store's reads need: the state, and whether a reducer is changing it.
+@usableFromInline
+struct RootState<State> {
+  /// True while a reducer runs on `state` in place: a read through the store then would see it
+  /// half-changed (a reducer has its `state`; reading the store from it is a programming error).
+  @usableFromInline var isReducing = false
+  @usableFromInline var state: State
+
+  @usableFromInline init(state: State) { self.state = state }
+
+  /// Whether a read must be recorded (after letting Apple's Observation say it tracks). When it
+  /// need not, callers read the field straight from `state`, without copying the state.
+  @inlinable
+  var isTracked: Bool {
+    if _slowPath(isReducing) { Self.readInsideReducer() }
+    return trackingMayRecord()
+  }
+
+  @usableFromInline
+  static func readInsideReducer() -> Never {
+    fatalError("Store: the state was read through the store from inside its own reducer; use the `state` the reducer receives")
   }
 }
