@@ -39,6 +39,15 @@ final class Lock: @unchecked Sendable {
 
   @inlinable
   func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+
+  /// Takes the lock (prefer ``withLock(_:)``; this is for bodies that must stay inlined in their
+  /// caller, where a closure would not be).
+  @inlinable
+  func lock() {
     let me = currentThreadID()
     if pthread_mutex_trylock(mutex) != 0 {
       // Taken: by another thread (wait) or by this one (it would never return).
@@ -46,11 +55,12 @@ final class Lock: @unchecked Sendable {
       pthread_mutex_lock(mutex)
     }
     owner.store(me, ordering: .relaxed)
-    defer {
-      owner.store(0, ordering: .relaxed)
-      pthread_mutex_unlock(mutex)
-    }
-    return try body()
+  }
+
+  @inlinable
+  func unlock() {
+    owner.store(0, ordering: .relaxed)
+    pthread_mutex_unlock(mutex)
   }
 }
 

@@ -54,12 +54,18 @@ extension Observed {
   @inlinable
   func read<T>(_ keyPath: KeyPath<Fields, T>) -> T {
     let value = _value[keyPath: keyPath]
-    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
-      if _extent.recordAccess(.field(keyPath as PartialKeyPath<Fields>), keyPath) {
-        FieldKind<T>.observable?._anchor(value)
-      }
-    }
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { recordRead(keyPath, .field(keyPath), value) }
     return value
+  }
+
+  /// Records a tracked read of the field at `keyPath` (its `key`), whose value is `value` (see
+  /// ``read(_:)``). The key is derived by the caller, where the key path is a literal and the
+  /// offset a constant.
+  @inlinable
+  func recordRead<T>(_ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T) {
+    if _extent.recordAccess(key, keyPath) {
+      FieldKind<T>.observable?._anchor(value)
+    }
   }
 
   /// Makes the extent this value's own before a write (forking a shared one) and says whether the

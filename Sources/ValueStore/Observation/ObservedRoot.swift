@@ -29,8 +29,8 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
     ObservedRoot was read or mutated from inside its own `mutate` or `read` body on the same thread \
     (e.g. `root.mutate { $0.count = root.count + 1 }`); use the value the closure receives
     """)
-  /// Guarded by `lock`.
-  @usableFromInline var storage: Value
+  /// Guarded by `lock` (which also excludes overlapping accesses: no dynamic exclusivity check).
+  @exclusivity(unchecked) @usableFromInline var storage: Value
   @usableFromInline let slot = RootSlot(for: Value.self)
 
   /// Makes a root owning `value`. The value is detached: it shares no observers with the place it
@@ -127,6 +127,19 @@ func trackedAnchored<Value: ObservationIdentifiable, T, E: Error>(
   return try body(value)
 }
 
+/// Records a tracked read of a field that a holder's value (an observable struct, so its extent
+/// is the holder's) gave as `value`: `trackedAnchored` and `Observed.read` for a field already
+/// loaded, without copying the holder's value.
+@inlinable
+func recordHolderRead<Fields, T>(
+  _ fields: borrowing Observed<Fields>, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T
+) {
+  // The caller skipped the probe if a scope was open anywhere: this thread may still need it.
+  if !ThreadContext.current.bridgeWindow { TrackingProbe.check() }
+  fields._extent.anchor()  // so the access, and reads made on `value`, are the holder's
+  fields.recordRead(keyPath, key, value)
+}
+
 /// Runs a root holder's mutation of `value` (the caller owns the storage and the transaction).
 ///
 /// While it runs, forks are left for the slots that hold them to reconcile. Afterwards the root's
@@ -201,6 +214,20 @@ extension ObservedRoot where Value: ObservableState {
   /// anew at every access when it goes through `Value`'s dynamic members).
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
-    read { $0._$fields.read(keyPath) }
+    // Inlined at the call site, where the key path is a literal: untracked, the field is loaded
+    // in place (no copy of the value, no retain, no key path applied at run time).
+    lock.lock()
+    defer { lock.unlock() }
+    let isTracked = trackingMayRecord()
+    let value = storage._$fields._value[keyPath: keyPath]
+    if _slowPath(isTracked) { recordRead(keyPath, .field(keyPath), value) }
+    return value
+  }
+
+  /// Records a tracked read, under the lock. Specialized where it is called, never inlined (see
+  /// above).
+  @inlinable @inline(never)
+  func recordRead<T>(_ keyPath: KeyPath<Value.Fields, T>, _ key: FieldKey, _ value: T) {
+    recordHolderRead(storage._$fields, keyPath, key, value)
   }
 }

@@ -1,6 +1,29 @@
 /// The accesses recorded while a `withTracking` closure runs on this thread.
 final class TrackingScope {
-  var accesses: [Access] = []
+  private(set) var accesses: [Access] = []
+  /// The last access recorded. A read repeating it at once (a body reading `store.count` twice,
+  /// a loop) is not recorded again: that keeps the list, its retains and its deduplication
+  /// proportional to the fields read rather than to the reads. Its extent is alive (`accesses`
+  /// holds it), so its identifier names no other.
+  private var last: (extent: ObjectIdentifier, key: FieldKey, keyPath: ObjectIdentifier?, anchored: Bool)?
+
+  func record(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool) {
+    let access = (ObjectIdentifier(extent), key, keyPath.map(ObjectIdentifier.init), anchored)
+    if let last, last == access { return }
+    last = access
+    accesses.append(Access(extent: extent, key: key, keyPath: keyPath, anchored: anchored, moves: extent.moves(anchored: anchored)))
+  }
+
+  /// Adds a nested scope's accesses: the enclosing call tracks them too.
+  func record(contentsOf nested: TrackingScope) {
+    accesses += nested.accesses
+    last = nil
+  }
+
+  func reset() {
+    accesses.removeAll(keepingCapacity: true)
+    last = nil
+  }
 }
 
 /// One tracked read: a field of an extent.
@@ -26,8 +49,7 @@ extension Extent {
     let context = ThreadContext.current
     guard context.scope != nil || context.bridgeWindow else { return false }
     let anchored = context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
-    context.scope?.accesses.append(
-      Access(extent: self, key: key, keyPath: keyPath, anchored: anchored, moves: moves(anchored: anchored)))
+    context.scope?.record(self, key, keyPath, anchored: anchored)
     if context.bridgeWindow { bridgeAccess(key, keyPath, anchored: anchored, context) }
     return anchored
   }
@@ -73,12 +95,12 @@ func track<T, E: Error>(
   defer {
     openTrackingScopes.subtract(1, ordering: .relaxed)
     context.scope = outer
-    scope.accesses.removeAll(keepingCapacity: true)
+    scope.reset()
     context.spareScopes.append(scope)
   }
   let result = try apply()
   guard !scope.accesses.isEmpty else { return (result, nil) }
-  outer?.accesses += scope.accesses
+  outer?.record(contentsOf: scope)
   let observer = Observer(onChange: onChange)
   let accesses = scope.distinctAccesses()
   let missed = withRegistry { _ -> [Delivery] in

@@ -149,24 +149,25 @@ extension Store where State: ObservableState {
   /// A field of the state, tracked per field. Reads made on a returned value holding observable
   /// state (a child, a collection) belong to the store too.
   ///
-  /// The untracked read of a root store is all that is inlined at the call site, where the key
-  /// path is a literal and its projection folds to a field load; the rest is a call. (Inlined
-  /// whole, the subscript was too large to be: the key path was applied at run time, ≈ 50 ns.)
+  /// A root store's read is inlined at the call site, where the key path is a literal and its
+  /// projection folds to a field load; recording a tracked read is a call. (Applied at run time,
+  /// the key path alone costs more than the whole untracked read.)
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
     @inline(__always) get {
-      if let rootStorage, !rootStorage.pointee.isTracked {
-        return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
-      }
-      return trackedRead(keyPath)
+      guard let rootStorage else { return scopedRead { $0._$fields.read(keyPath) } }
+      let isTracked = rootStorage.pointee.isTracked
+      let value = rootStorage.pointee.state._$fields._value[keyPath: keyPath]
+      if _slowPath(isTracked) { recordRead(keyPath, .field(keyPath), value) }
+      return value
     }
   }
 
-  /// A read that is tracked, or through a scoped store. Inlinable, so that it is specialized where
-  /// it is called; never inlined, so that the untracked read stays small.
+  /// Records a tracked read of a root store's field. Inlinable, so that it is specialized where
+  /// it is called; never inlined, so that the read stays small.
   @inlinable @inline(never)
-  func trackedRead<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
-    if let root { return trackedAnchored(root.state, root.slot) { $0._$fields.read(keyPath) } }
-    return scopedRead { $0._$fields.read(keyPath) }
+  func recordRead<T>(_ keyPath: KeyPath<State.Fields, T>, _ key: FieldKey, _ value: T) {
+    guard let rootStorage else { return }
+    recordHolderRead(rootStorage.pointee.state._$fields, keyPath, key, value)
   }
 }
