@@ -62,8 +62,8 @@ extension Criterion {
   }
 
   /// How many times faster ValueStore is than Apple in `scenario`.
-  static func fasterThanApple(_ scenario: String, atLeast target: Double) -> Criterion {
-    Criterion(label: "Apple ÷ ours", bound: .atLeast, target: target, unit: .times) { results in
+  static func fasterThanApple(_ scenario: String, atLeast target: Double, label: String = "Apple ÷ ours") -> Criterion {
+    Criterion(label: label, bound: .atLeast, target: target, unit: .times) { results in
       guard let result = results[scenario] else { return .failure(notRun(scenario)) }
       guard let ratio = result.appleOverOurs else { return .failure(Unmeasured(reason: "no Apple column")) }
       return .success(ratio)
@@ -119,6 +119,21 @@ nonisolated(unsafe) let goals: [Goal] = [
     criteria: [
       .time("1 field", "tracking call, 1 field", atMost: 100),
       .time("10 fields", "tracking call, 10 fields", atMost: 500),
+    ]),
+  Goal(
+    name: "reads through a store / root",
+    criteria: [
+      .time("store, untracked", "store read, untracked", atMost: 30),
+      .time("root, untracked", "read, untracked, via root", atMost: 30),
+      .fasterThanApple("store read, tracked", atLeast: 1, label: "store, tracked: Apple ÷ ours"),
+      .fasterThanApple("read, tracked, via root", atLeast: 1, label: "root, tracked: Apple ÷ ours"),
+      .fasterThanApple("store read, tracked by Observation", atLeast: 1, label: "store, by Observation: Apple ÷ ours"),
+    ]),
+  Goal(
+    name: "send + 1 observer ≤ 2× Apple",
+    criteria: [
+      .fasterThanApple("send, 1 observer fires", atLeast: 0.5, label: "observe: Apple ÷ ours"),
+      .fasterThanApple("send, 1 Observation observer fires", atLeast: 0.5, label: "Observation: Apple ÷ ours"),
     ]),
   Goal(
     name: "trivial send",
