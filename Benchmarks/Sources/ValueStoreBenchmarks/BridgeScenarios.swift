@@ -89,6 +89,23 @@ struct ParentFeature: Reducer {
   func reduce(into state: inout Parent, action: Never) -> Effect<Never> {}
 }
 
+/// A parent running its child's feature, for scoped stores.
+struct ScopedParentFeature: Reducer {
+  enum Action: Sendable { case child(CounterFeature.Action) }
+
+  var body: some Reducer<Parent, Action> {
+    Scope(state: \.child, action: CasePath(Action.child)) { CounterFeature() }
+  }
+}
+
+/// The child store of a parent's `child`.
+func scopedCounterStore() -> Store<Counter, CounterFeature.Action> {
+  MainActor.assumeIsolated {
+    Store(initialState: Parent(), reducer: ScopedParentFeature())
+      .scope(state: \.child, action: CasePath(ScopedParentFeature.Action.child))
+  }
+}
+
 @Observable
 final class AppleParent: @unchecked Sendable {
   var child = AppleCounter()

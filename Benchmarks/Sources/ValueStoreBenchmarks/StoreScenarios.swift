@@ -88,6 +88,21 @@ enum StoreScenarios {
           plain: ReadScenarios.plainRead
         ),
         Scenario(
+          name: "scoped store read, untracked",
+          note: """
+            `child.count` on a child store, `store.scope(state: \\.child, action: \\.child)`, outside \
+            any tracking / `object.child.count`: the scope reads through its parent.
+            """,
+          ours: Workload("ours.scopedStore.read", setUp: scopedCounterStore) { store, n in
+            MainActor.assumeIsolated {
+              for _ in 0..<n { blackHole(store.count) }
+            }
+          },
+          apple: Workload("apple.nestedRead", setUp: { AppleParent() }) { object, n in
+            for _ in 0..<n { blackHole(object.child.count) }
+          }
+        ),
+        Scenario(
           name: "store read, tracked",
           note: """
             One of 100 reads of `store.count` inside one `store.observe` call on a long-lived store, \

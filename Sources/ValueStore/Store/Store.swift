@@ -1,4 +1,5 @@
 import Observation
+import Synchronization
 
 /// Runs a feature: holds its state, sends actions through its reducer, runs the effects, and lets
 /// views observe the state field by field.
@@ -155,12 +156,31 @@ extension Store where State: ObservableState {
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
     @inline(__always) get {
-      guard let rootStorage else { return scopedRead { $0._$fields.read(keyPath) } }
+      guard let rootStorage else { return scopedField(keyPath) }
       let isTracked = rootStorage.pointee.isTracked
       let value = rootStorage.pointee.state._$fields._value[keyPath: keyPath]
       if _slowPath(isTracked) { recordRead(keyPath, .field(keyPath), value) }
       return value
     }
+  }
+
+  /// A scoped store's read: the state is fetched through the parents (a call) and the field
+  /// projected here, where the key path folds (applied through the parents, at run time, it cost
+  /// several times the rest).
+  @inlinable @inline(__always)
+  func scopedField<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
+    var isTracked = false
+    let state = scopedRead { state in
+      // Reads made on the state belong to the store, as they would inside the read.
+      if openTrackingScopes.load(ordering: .relaxed) != 0 {
+        isTracked = true
+        state._anchor()
+      }
+      return state
+    }
+    let value = state._$fields._value[keyPath: keyPath]
+    if _slowPath(isTracked) { state._$fields.recordRead(keyPath, .field(keyPath), value) }
+    return value
   }
 
   /// Records a tracked read of a root store's field. Inlinable, so that it is specialized where
