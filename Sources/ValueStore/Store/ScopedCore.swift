@@ -54,14 +54,15 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     return valueIDOf(state) == valueID
   }
 
-  func read<T>(_ body: (State) -> T) -> T {
-    let current = base.read { state -> T? in
-      guard let state = toState(state), isOwn(state) else { return nil }
+  func withState(_ body: (State) -> Void) {
+    var found = false
+    base.withState { state in
+      guard let state = toState(state), isOwn(state) else { return }
       if canDisappear { last = state }
-      return body(state)
+      found = true
+      body(state)
     }
-    if let current { return current }
-    return body(last!)
+    if !found { body(last!) }
   }
 
   var effectErrorHandler: @Sendable (any Error) -> Void {

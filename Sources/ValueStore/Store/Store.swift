@@ -24,7 +24,7 @@ import Synchronization
 ///   `Observable`), so SwiftUI views re-render only for the fields they read.
 @MainActor @dynamicMemberLookup
 public final class Store<State, Action: Sendable>: Observable {
-  let core: any StoreCore<State, Action>
+  @usableFromInline let core: any StoreCore<State, Action>
   /// A root store's state, read directly (see `StateBox`); nil for a scoped store.
   @usableFromInline let root: StateBox<State>?
   /// The root's state, read without touching the box (see `StateBox`).
@@ -88,8 +88,13 @@ public final class Store<State, Action: Sendable>: Observable {
   }
 
   /// A scoped store's read, through its parents.
-  @usableFromInline
-  func scopedRead<T>(_ body: (State) -> T) -> T { core.read(body) }
+  @inlinable
+  func scopedRead<T>(_ body: (State) -> T) -> T {
+    // Not `core.read`: on the opened existential, that generic would run unspecialized.
+    var result: T?
+    core.withState { result = body($0) }
+    return result!
+  }
 
   /// A computed property of the state, tracked through the fields it reads.
   public subscript<T>(dynamicMember keyPath: KeyPath<State, T>) -> T {

@@ -1,14 +1,16 @@
 import Synchronization
 
 /// Where a store's state lives and where its actions go: the root core, or a scope of it.
-@MainActor
+@MainActor @usableFromInline
 protocol StoreCore<State, Action>: AnyObject {
   associatedtype State
   associatedtype Action
 
-  /// Reads the state through the root (reads are anchored to it). Once a scoped-to value is gone
-  /// (an element removed, an optional set to nil) it reads the last state seen.
-  func read<T>(_ body: (State) -> T) -> T
+  /// Runs `body` on the state, read through the root (reads are anchored to it). Once a
+  /// scoped-to value is gone (an element removed, an optional set to nil) it reads the last state
+  /// seen. Not generic over a result: cores run unspecialized, where each generic result type
+  /// costs a metadata lookup per read (see `read(_:)` below).
+  func withState(_ body: (State) -> Void)
   /// Sends an action; nil when the scoped-to value is gone (the action is dropped and reported).
   func send(_ action: Action) -> StoreTask?
   /// What the scope shows, for messages.
@@ -21,6 +23,16 @@ protocol StoreCore<State, Action>: AnyObject {
   var effectExecutor: (any TaskExecutor)? { get set }
   /// The root's dependencies.
   var dependencies: DependencyValues { get set }
+}
+
+extension StoreCore {
+  /// `body`'s result on the state (see ``withState(_:)``), specialized where it is inlined.
+  @inlinable
+  func read<T>(_ body: (State) -> T) -> T {
+    var result: T?
+    withState { result = body($0) }
+    return result!
+  }
 }
 
 /// The root of a store tree: owns the state, runs reducers, starts and cancels effects.
@@ -67,9 +79,9 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     set { effects.executor = newValue }
   }
 
-  func read<T>(_ body: (State) -> T) -> T {
+  func withState(_ body: (State) -> Void) {
     if box.isReducing { RootState<State>.readInsideReducer() }
-    return anchored(state, slot, body)
+    anchored(state, slot, body)
   }
 
   func send(_ action: Action) -> StoreTask? {
