@@ -94,7 +94,9 @@ struct RelGenerator {
   }
 
   func observer(_ r: inout RelRandom) -> RelObserverSpec {
-    let paths = (0..<(r.chance(60) ? 1 : r.int(2...3))).map { _ in path(&r) }
+    var paths = (0..<(r.chance(60) ? 1 : r.int(2...3))).map { _ in path(&r) }
+    // Each path read twice in a row: a tracking scope records a repeated read once.
+    if r.chance(20) { paths = paths.flatMap { [$0, $0] } }
     let isLoop = loops && r.chance(30)
     return RelObserverSpec(
       paths: paths, style: r.pick(styles), isLoop: isLoop, captures: r.chance(25),
