@@ -205,7 +205,7 @@ extension Extent {
         if !changes.contains(where: { $0.key == key }) { changes.append(Change(key: key, keyPath: keyPath)) }
         spliceLineage(&garbage)
       }
-      let change = [Change(key: key, keyPath: keyPath)]
+      let change = Change(key: key, keyPath: keyPath)
       return anchored ? registrations.matching(change) : registrations.filter { !$0.anchored }.matching(change)
     }
     deliver(matched)
@@ -548,6 +548,15 @@ final class RootHandle: @unchecked Sendable {  // guarded by `registry`
 }
 
 extension Array where Element == Registration {
+  /// `matching([change])` without making the array.
+  func matching(_ change: Change) -> [Delivery] {
+    var result: [Delivery] = []
+    for registration in self where registration.observer.isActive && registration.key.matches(change.key) {
+      result.append(Delivery(observer: registration.observer, keyPath: registration.keyPath ?? change.keyPath))
+    }
+    return result
+  }
+
   /// The observers among these registrations whose key matches one of `changes`.
   func matching(_ changes: [Change]) -> [Delivery] {
     var result: [Delivery] = []

@@ -26,7 +26,7 @@ import Synchronization
 struct TrackingDetector: Hashable, Sendable {
   @usableFromInline static func == (_: Self, _: Self) -> Bool { true }
   @usableFromInline func hash(into hasher: inout Hasher) {
-    ThreadContext.current.appleIsTracking()
+    ThreadContext.withCurrent { $0.appleIsTracking() }
   }
 }
 

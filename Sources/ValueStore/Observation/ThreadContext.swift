@@ -59,6 +59,13 @@ final class ThreadContext {
     pthread_setspecific(threadContextKey, Unmanaged.passRetained(context).toOpaque())
     return context
   }
+
+  /// Runs `body` on this thread's context without retaining it (the thread keeps it alive), for
+  /// short calls made many times per change (Observation hashes our detector on each access).
+  static func withCurrent<R>(_ body: (ThreadContext) -> R) -> R {
+    guard let raw = pthread_getspecific(threadContextKey) else { return body(current) }
+    return Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+  }
 }
 
 #if canImport(Darwin)
