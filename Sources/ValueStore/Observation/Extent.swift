@@ -56,6 +56,10 @@ final class Extent: @unchecked Sendable {
   /// holder's mutation): their readers are told if this fork is adopted — the holder's own
   /// collection lost them — and never if it is discarded (B9: removing from a copy).
   var departures: [Extent] = []
+  /// Set by the root holder whose value this extent is, the first time it mutates the value while
+  /// someone observes it (see `RootHandle`); written only by that holder, whose mutations are
+  /// serialised, and read by it and by `deinit`.
+  @exclusivity(unchecked) private(set) var rootHandle: RootHandle?
 
   @usableFromInline static let hasRegistrations: UInt8 = 1
   @usableFromInline static let isFork: UInt8 = 2
@@ -80,7 +84,7 @@ final class Extent: @unchecked Sendable {
   var isQuiet: Bool { flags.load(ordering: .relaxed) == 0 }
 
   deinit {
-    guard flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 else { return }
+    guard flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 || rootHandle != nil else { return }
     let replaced = isInFlight.load(ordering: .relaxed)
     // This thread may hold the lock already: the last reference was a temporary made inside it
     // (see `registry`). Then the bookkeeping is ours to do in place. (A value in flight is never
@@ -105,15 +109,18 @@ final class Extent: @unchecked Sendable {
     return bare ? registrations.filter { !$0.anchored }.matching(change) : registrations.matching(change)
   }
 
-  /// A dying extent leaves its observers; a root replaced during a holder's mutation leaves them to
-  /// the holder (`rootOrphans`). Requires the registry lock.
+  /// A dying extent leaves its observers; a root leaves them to its holder (`RootHandle`), which
+  /// notifies them if this happens during its mutation. Requires the registry lock.
   private func unregisterAll(_ garbage: inout [AnyObject]) {
     for registration in registrations {
       registration.observer.forget(self)
       garbage.append(registration.observer)
     }
-    let context = ThreadContext.current
-    if context.rootSerial == serial { context.rootOrphans += registrations.all }
+    if let rootHandle {
+      rootHandle.unmanagedExtent = nil
+      rootHandle.orphans += registrations.all
+      garbage.append(rootHandle)  // it may hold the last references to the orphans
+    }
     registrations.removeAll()
   }
 
@@ -198,7 +205,7 @@ extension Extent {
         if !changes.contains(where: { $0.key == key }) { changes.append(Change(key: key, keyPath: keyPath)) }
         spliceLineage(&garbage)
       }
-      let change = [Change(key: key, keyPath: keyPath)]
+      let change = Change(key: key, keyPath: keyPath)
       return anchored ? registrations.matching(change) : registrations.filter { !$0.anchored }.matching(change)
     }
     deliver(matched)
@@ -496,15 +503,60 @@ extension Extent {
 
   /// Notifies every observer of this extent: the value it stood for was replaced.
   func replaced() {
-    let all = withRegistry { _ in
-      moves.add(Extent.anchoredMove | Extent.unanchoredMove, ordering: .relaxed)
-      return registrations.filter(\.observer.isActive).map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
+    deliver(withRegistry { _ in replacedLocked() })
+  }
+
+  /// `replaced`, returning the deliveries. Requires the registry lock.
+  fileprivate func replacedLocked() -> [Delivery] {
+    moves.add(Extent.anchoredMove | Extent.unanchoredMove, ordering: .relaxed)
+    return registrations.filter(\.observer.isActive).map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
+  }
+
+  /// This root extent's handle, made on first use. Called only by the holder whose value this is.
+  func makeRootHandle() -> RootHandle {
+    if let rootHandle { return rootHandle }
+    let handle = RootHandle(self)
+    rootHandle = handle
+    return handle
+  }
+}
+
+/// A root holder's hold on its root extent across a mutation, to notify the observers of a root
+/// that the mutation replaced — whether the old value is still alive elsewhere (a snapshot) or
+/// died meanwhile, on any thread.
+///
+/// Neither a strong reference (the root would look shared: every write would fork it) nor a weak
+/// one (the first weak reference moves the extent's reference counts to a side table, and every
+/// retain and release of it takes the slow path from then on: about a fifth of an observed send).
+/// Instead the extent, as it dies, clears `unmanagedExtent` and leaves its registrations here,
+/// under the registry lock; under that lock an extent still named here has not finished dying.
+final class RootHandle: @unchecked Sendable {  // guarded by `registry`
+  fileprivate var unmanagedExtent: Unmanaged<Extent>?
+  fileprivate var orphans: [Registration] = []
+
+  fileprivate init(_ extent: Extent) { unmanagedExtent = .passUnretained(extent) }
+
+  /// The root was replaced: notifies every observer of the old one.
+  func rootReplaced() {
+    let deliveries = withRegistry { _ -> [Delivery] in
+      if let extent = unmanagedExtent { return extent._withUnsafeGuaranteedRef { $0.replacedLocked() } }
+      defer { orphans = [] }  // each is kept by its delivery: none dies inside the lock
+      return orphans.map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
     }
-    deliver(all)
+    deliver(deliveries)
   }
 }
 
 extension Array where Element == Registration {
+  /// `matching([change])` without making the array.
+  func matching(_ change: Change) -> [Delivery] {
+    var result: [Delivery] = []
+    for registration in self where registration.observer.isActive && registration.key.matches(change.key) {
+      result.append(Delivery(observer: registration.observer, keyPath: registration.keyPath ?? change.keyPath))
+    }
+    return result
+  }
+
   /// The observers among these registrations whose key matches one of `changes`.
   func matching(_ changes: [Change]) -> [Delivery] {
     var result: [Delivery] = []

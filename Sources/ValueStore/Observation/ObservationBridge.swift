@@ -26,7 +26,7 @@ import Synchronization
 struct TrackingDetector: Hashable, Sendable {
   @usableFromInline static func == (_: Self, _: Self) -> Bool { true }
   @usableFromInline func hash(into hasher: inout Hasher) {
-    ThreadContext.current.appleIsTracking()
+    ThreadContext.withCurrent { $0.appleIsTracking() }
   }
 }
 
@@ -74,9 +74,11 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   init(_ key: BridgeKey) { self.key = key }
 
   /// Records this bridge in Apple's access list; false if Apple turned out not to be tracking.
+  /// Leaves `appleTrackingSeen` false (see `bridgeAccess`).
   func access(_ context: ThreadContext) -> Bool {
     context.appleTrackingSeen = false
     registrar.access(self, keyPath: Self.keyPath)
+    defer { context.appleTrackingSeen = false }
     return context.appleTrackingSeen
   }
 
@@ -133,20 +135,23 @@ extension Extent {
   func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, _ context: ThreadContext) {
     guard context.untrackedDepth == 0 else { return }
     let cacheKey = BridgeKey(serial: serial, key: key)
-    if let bridge = context.lastBridge, bridge.key == cacheKey, bridge.isArmed.load(ordering: .relaxed) {
-      if !bridge.access(context) { context.closeBridgeWindow() }
-      return
-    }
-    let cached = context.bridges[cacheKey]
+    // The last bridge is in the cache (pruning forgets it): a field read again skips the lookup,
+    // armed or not.
+    let last = context.lastBridge
+    let cached = last.flatMap { $0.key == cacheKey ? $0 : nil } ?? context.bridges[cacheKey]
     if let bridge = cached, bridge.isArmed.load(ordering: .relaxed) {
       context.lastBridge = bridge
       if !bridge.access(context) { context.closeBridgeWindow() }
       return
     }
-    // Not armed here yet: is Apple still tracking? (Asked before paying for a bridge.)
-    context.appleTrackingSeen = false
-    TrackingProbe.check()
-    guard context.appleTrackingSeen else { return context.closeBridgeWindow() }
+    // Not armed here yet: is Apple still tracking? Asked before paying for a bridge — unless it
+    // said so during this very read: every bridged read leaves `appleTrackingSeen` false, so it is
+    // true here only when this read's own probe opened the window. (Stale, it would only arm a
+    // bridge that its access then finds untracked.)
+    if !context.appleTrackingSeen {
+      TrackingProbe.check()
+      guard context.appleTrackingSeen else { return context.closeBridgeWindow() }
+    }
     let bridge = cached ?? ObservationBridge(cacheKey)
     bridge.arm(self, key, keyPath, anchored: anchored)
     if cached == nil { context.cacheBridge(bridge, for: cacheKey) }
@@ -171,6 +176,7 @@ extension ThreadContext {
         return false
       }
     }
+    if let last = lastBridge, bridges[last.key] !== last { lastBridge = nil }
     bridgesPruneAt = max(64, bridges.count * 2)
   }
 }

@@ -24,9 +24,15 @@ final class ObservationLoop: @unchecked Sendable {
   /// this loop must not run `apply` again.
   private let isCancelled = Atomic<Bool>(false)
 
+  /// What each round's observer calls: made once, so a round does not form a weak reference
+  /// anew (each one costs a side-table update).
+  private var onChange: (@Sendable (ObservationChange) -> Void)!
+
   init(_ apply: @escaping @Sendable () -> Void, hop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
     self.apply = apply
     self.hop = hop
+    // Weak: the token owns the loop; registrations must not keep it (and what `apply` captures) alive.
+    onChange = { [weak self] _ in self?.changed() }
   }
 
   func run() {
@@ -34,8 +40,7 @@ final class ObservationLoop: @unchecked Sendable {
     // A transaction: an observer that fires as it registers (its read raced a change) re-runs
     // the loop only after it is stored here, so `cancel` always reaches the newest one.
     withTransaction {
-      // Weak: the token owns the loop; registrations must not keep it (and what `apply` captures) alive.
-      let observer = track(apply) { [weak self] _ in self?.changed() }.observer
+      let observer = track(apply, onChange: onChange).observer
       withRegistry { garbage in
         if isCancelled.load(ordering: .relaxed) {
           observer?.deactivate(&garbage)
@@ -50,7 +55,8 @@ final class ObservationLoop: @unchecked Sendable {
 
   private func changed() {
     guard let hop else { return run() }
-    hop { [weak self] in self?.run() }
+    // Strong: a round that hops runs soon, and `run` does nothing once the loop is cancelled.
+    hop { [self] in run() }
   }
 
   func cancel() {

@@ -162,27 +162,22 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
     // Nobody observes the root itself: only its slot needs reconciling (a fork to adopt).
     defer {
       context.holderDepth -= 1
-      reconcileRoot(&value, slot, before: before, old: old, previous: nil, orphans: [], context)
+      reconcileRoot(&value, slot, before: before, old: old, handle: nil, context)
     }
     return try body(&value)
   }
-  // Weak: this one only lets a replaced-but-alive old root hand over its observers.
-  weak let previous = before.extent
-  let (outerRoot, outerOrphans) = (context.rootSerial, context.rootOrphans)
-  context.rootSerial = before.serial
-  context.rootOrphans = []
+  // Lets a replaced root's observers be told, whether the old root is alive or not.
+  let handle = before.extent!.makeRootHandle()
   defer {
     context.holderDepth -= 1
-    let orphans = context.rootOrphans
-    (context.rootSerial, context.rootOrphans) = (outerRoot, outerOrphans)
-    reconcileRoot(&value, slot, before: before, old: old, previous: previous, orphans: orphans, context)
+    reconcileRoot(&value, slot, before: before, old: old, handle: handle, context)
   }
   return try body(&value)
 }
 
 private func reconcileRoot<Value: ObservationIdentifiable>(
-  _ value: inout Value, _ slot: RootSlot, before: ObservationIdentity, old: Value?, previous: Extent?,
-  orphans: [Registration], _ context: ThreadContext
+  _ value: inout Value, _ slot: RootSlot, before: ObservationIdentity, old: Value?, handle: RootHandle?,
+  _ context: ThreadContext
 ) {
   let after = value.observationIdentity
   if after == before { return }
@@ -200,11 +195,7 @@ private func reconcileRoot<Value: ObservationIdentifiable>(
   // Everything read from the old root is gone. Its observers are notified (all of them: the old
   // fields cannot be compared with the new ones without keeping the old value alive, which would
   // make every mutation copy).
-  if let previous {
-    previous.replaced()
-  } else {
-    deliver(orphans.map { Delivery(observer: $0.observer, keyPath: $0.keyPath) })
-  }
+  handle?.rootReplaced()
 }
 
 extension ObservedRoot where Value: ObservableState {

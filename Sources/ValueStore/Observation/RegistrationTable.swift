@@ -81,6 +81,11 @@ struct RegistrationTable: Sequence {
     return result
   }
 
+  /// `matching([change])` without making the array: a write to an observed field asks this.
+  mutating func matching(_ change: Change) -> [Delivery] {
+    all.count < Self.indexThreshold ? all.matching(change) : matching([change])
+  }
+
   /// Makes the index if the table is large enough to use it; whether it is.
   private mutating func index() -> Bool {
     guard all.count >= Self.indexThreshold else { return false }

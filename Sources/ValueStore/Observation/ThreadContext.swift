@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import Synchronization
 
 /// The observation state of one thread: the innermost tracking scope, the open transaction and
@@ -32,11 +33,6 @@ final class ThreadContext {
   /// Greater than zero while an ``ObservedRoot`` read accessor runs: accesses recorded then are
   /// anchored (they belong to the holder's location, never to a bare copy).
   @exclusivity(unchecked) @usableFromInline var anchorDepth = 0
-  /// The serial of the root extent a holder is mutating on this thread (0 when none). If that
-  /// extent dies during the mutation (the root was replaced), it leaves its registrations in
-  /// `rootOrphans` so the holder can notify them.
-  @exclusivity(unchecked) var rootSerial: UInt64 = 0
-  var rootOrphans: [Registration] = []
   /// Set by `TrackingDetector` when Apple's Observation records a key path on this thread.
   @exclusivity(unchecked) var appleTrackingSeen = false
   /// Reads on this thread are also bridged to Apple's Observation (see ObservationBridge.swift).
@@ -50,6 +46,9 @@ final class ThreadContext {
   @exclusivity(unchecked) var lastBridge: ObservationBridge?
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
   var observableFields: [ObjectIdentifier: ObservableFields] = [:]
+  /// Whether this is the main thread, asked once: on Linux `Thread.isMainThread` makes two system
+  /// calls (`gettid`, `getpid`), and a store observer's every round asks.
+  lazy var isMainThread = Thread.isMainThread
 
   @usableFromInline
   static var current: ThreadContext {
@@ -59,6 +58,13 @@ final class ThreadContext {
     let context = ThreadContext()
     pthread_setspecific(threadContextKey, Unmanaged.passRetained(context).toOpaque())
     return context
+  }
+
+  /// Runs `body` on this thread's context without retaining it (the thread keeps it alive), for
+  /// short calls made many times per change (Observation hashes our detector on each access).
+  static func withCurrent<R>(_ body: (ThreadContext) -> R) -> R {
+    guard let raw = pthread_getspecific(threadContextKey) else { return body(current) }
+    return Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
   }
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// the main actor may run its jobs on the main queue from a thread that is not the main thread
 /// (as under `swift test`), and synchronous top-level code runs on the main thread outside the queue.
 func onMainActor(_ body: @escaping @Sendable @MainActor () -> Void) {
-  if Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil {
+  if ThreadContext.current.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil {
     MainActor.assumeIsolated(body)
   } else {
     Task { @MainActor in body() }

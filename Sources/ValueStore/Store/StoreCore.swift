@@ -56,7 +56,10 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   let effects: EffectRunner<Action>
   /// The dependencies each action's reducer runs with, and its effects keep.
   var dependencies: DependencyValues
-  private var queue: [(action: Action, group: EffectGroup?)] = []
+  /// Actions sent while one is processed, each as the call that processes it. Closures, not
+  /// `(Action, EffectGroup?)` pairs: `send` runs unspecialized (the store calls it through an
+  /// existential), where every use of a tuple of a generic type asks the runtime for its metadata.
+  private var queue: [() -> Void] = []
   private var isSending = false
 
   init(state: State, reducer: R, dependencies: DependencyValues) {
@@ -87,35 +90,57 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   func send(_ action: Action) -> StoreTask? {
     if isSending {
       let group = EffectGroup()
-      queue.append((action, group))
+      queue.append { [self] in reduce(action, in: group, ThreadContext.current) }
       return StoreTask(group: group)
     }
     isSending = true
     defer { isSending = false }
-    queue.append((action, nil))
     var direct: EffectGroup?
     let context = ThreadContext.current
     context.closeBridgeWindow()  // reducer reads are never bridged to Apple's Observation
-    repeat {
-      withTransaction(context) {
-        var index = 0
-        while index < queue.count {
-          let (action, queued) = queue[index]
-          index += 1
-          // Effects start inside too: their tasks inherit the values in force for this action.
-          withDependencies(dependencies) {
-            box.isReducing = true
-            let effect = mutateHeld(&state, slot, context) { reducer.reduce(into: &$0, action: action) }
-            box.isReducing = false
-            if effect.isNone { return }
-            let group = queued ?? { direct = direct ?? EffectGroup(); return direct! }()
-            effects.start(effect, in: group, send: self.sender) { follow in queue.append((follow, group)) }
-          }
-        }
-        queue.removeAll(keepingCapacity: true)
-      }  // observers run here; what they send is queued and processed by the next round
-    } while !queue.isEmpty
+    withTransaction(context) {
+      reduce(action, context) {
+        if direct == nil { direct = EffectGroup() }
+        return direct!
+      }
+      processQueue()
+    }  // observers run here; what they send is queued and processed by the next round
+    while !queue.isEmpty {
+      withTransaction(context) { processQueue() }
+    }
     return StoreTask(group: direct)
+  }
+
+  /// Processes the queued actions, and those they queue, in order.
+  private func processQueue() {
+    var index = 0
+    while index < queue.count {
+      let next = queue[index]
+      index += 1
+      next()
+    }
+    queue.removeAll(keepingCapacity: true)
+  }
+
+  /// Runs the reducer on `action` and starts its effects in `group`.
+  private func reduce(_ action: Action, in group: EffectGroup, _ context: ThreadContext) {
+    reduce(action, context) { group }
+  }
+
+  /// Runs the reducer on `action`, then starts its effects in the group `group` gives (made only
+  /// when there are effects).
+  private func reduce(_ action: Action, _ context: ThreadContext, in group: () -> EffectGroup) {
+    // Effects start inside too: their tasks inherit the values in force for this action.
+    withDependencies(dependencies) {
+      box.isReducing = true
+      let effect = mutateHeld(&state, slot, context) { reducer.reduce(into: &$0, action: action) }
+      box.isReducing = false
+      if effect.isNone { return }
+      let group = group()
+      effects.start(effect, in: group, send: self.sender) { follow in
+        queue.append { [self] in reduce(follow, in: group, context) }
+      }
+    }
   }
 
   /// Runs `body` with `values` in force, unless they change nothing (a plain live store pays
