@@ -325,5 +325,48 @@ import Testing
     root.mutate { $0 = snapshot }
     #expect(fired.count == 1, "lost: \(name)")
   }
-}
 
+  /// B34 — was lost. Found by the randomized runs (`VALUESTORE_RANDOM_BASE_SEED=0x7A14`, bare,
+  /// sequence 12859): `copies[0] = state; copies[1] = state.rows; copies[1]: rows[id: 2] = …;
+  /// track rows.map(\.count); state.rows = copies[1]`. A bare value whose root is shared (a
+  /// snapshot alive) forks on the write-back; its un-anchored readers followed the written-back
+  /// collection, but not the elements edited in the copy, which waited for a holder that a bare
+  /// value never has. Each element edit × each read of the element, bare against the same in a
+  /// holder: a bare value hears at least what the holder does.
+  static let collectionEdits: [(name: String, edit: @Sendable (inout IdentifiedArrayOf<Row>) -> Void)] = [
+    ("element replaced", { $0[id: 2] = Row(id: 2) }),
+    ("element edited", { $0[id: 2]?.count += 1 }),
+    ("element removed", { _ = $0.remove(id: 2) }),
+    ("appended", { $0.append(Row(id: 3)) }),
+  ]
+  static let collectionReads: [(name: String, read: @Sendable (RelState) -> Void)] = [
+    ("rows.count", { _ = $0.rows.count }),
+    ("rows[id: 2]?.count", { _ = $0.rows[id: 2]?.count }),
+    ("rows.map(\\.count)", { _ = $0.rows.map(\.count) }),
+  ]
+
+  @Test(arguments: 0..<collectionEdits.count, 0..<collectionReads.count)
+  func b34_aCopiedCollectionWrittenBackIntoASharedBareValueTellsItsElementsReaders(_ edit: Int, _ read: Int) {
+    let (editName, change) = Self.collectionEdits[edit]
+    let (readName, readRows) = Self.collectionReads[read]
+
+    var state = RelState()
+    state.rows.append(Row(id: 2))
+    let snapshot = state
+    var rows = state.rows
+    change(&rows)
+    let bare = tracking { readRows(state) }
+    state.rows = rows
+
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows.append(Row(id: 2)) }
+    let rootSnapshot = root.currentValue
+    var rootRows = root.currentValue.rows
+    change(&rootRows)
+    let held = tracking { root.read { readRows($0) } }
+    root.mutate { $0.rows = rootRows }
+
+    withExtendedLifetime((snapshot, rootSnapshot)) {}
+    #expect(bare.count >= held.count, "lost: \(editName), \(readName): bare \(bare.count), holder \(held.count)")
+  }
+}

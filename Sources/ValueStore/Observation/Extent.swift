@@ -286,13 +286,32 @@ extension Extent {
         // Outside a holder nobody may ever adopt the owner (a bare value forked because a snapshot
         // is alive): its un-anchored readers follow now, as a bare fork's do; the anchored ones
         // wait for a holder to adopt the owner (the copy written back).
-        found.ancestor.moves.add(Extent.unanchoredMove, ordering: .relaxed)
-        return copyRegistrations(from: found.ancestor, anchored: false).matching(found.written)
+        return followUnanchored(found)
       }
       return adoptLocked(found, holder: holder, &garbage)
     }
     deliver(matched)
     return adopted
+  }
+
+  /// Outside a holder: the un-anchored readers of `found.ancestor` follow this fork now, and so do
+  /// those of each child waiting in its lineage (an element edited in a copy written back), at
+  /// any depth, and those of the elements that left it; returns what their written fields call
+  /// for. Nothing is dropped: a holder may still adopt the owner, and one-shot readers told now are
+  /// not told twice. Requires the registry lock.
+  private func followUnanchored(_ found: (ancestor: Extent, written: [Change], nodes: [Extent])) -> [Delivery] {
+    found.ancestor.moves.add(Extent.unanchoredMove, ordering: .relaxed)
+    var matched = copyRegistrations(from: found.ancestor, anchored: false).matching(found.written)
+    for node in found.nodes {
+      for pending in node.pendingAdoptions {
+        guard let childFound = pending.child.lineage(reaching: pending.ancestor) else { continue }
+        matched += pending.child.followUnanchored(childFound)
+      }
+      for element in node.departures {
+        matched += element.registrations.filter { !$0.anchored }.matching(Change.identity)
+      }
+    }
+    return matched
   }
 
   /// The ancestor with serial `serial` and the fields written since it, if `self` descends from it.
