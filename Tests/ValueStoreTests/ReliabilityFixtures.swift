@@ -22,6 +22,11 @@ struct RelState: ObservableState, Equatable, Sendable {
   var isEven: Bool { self.count.isMultiple(of: 2) }
 }
 
+extension RelState.Fields {
+  /// A computed property of `Fields` reading a child's field: holders read it under key `.any`.
+  var childCountViaFields: Int { child.count }
+}
+
 /// Counts how many times an observer fired (thread-safe: observers fire on the mutating thread).
 final class FireCounter: @unchecked Sendable {
   private let lock = NSLock()

@@ -9,6 +9,9 @@ enum RelChange: Comparable {
 enum RelPath: Hashable, Sendable, CustomStringConvertible {
   case count, isEven, name
   case child, childCount, childTitle
+  /// `child.count` through a computed property of `Fields` (`childCountViaFields`): a holder reads
+  /// it under key `.any`, and the property's own reads must stay the holder's.
+  case childCountViaFields
   case optional, optionalCount
   case mode, modeCount
   /// `maybeMode`: `nil`, `.idle` or `.editing(…)`, each a different value.
@@ -26,6 +29,7 @@ enum RelPath: Hashable, Sendable, CustomStringConvertible {
     case .child: "child"
     case .childCount: "child.count"
     case .childTitle: "child.title"
+    case .childCountViaFields: "childCountViaFields"
     case .optional: "optional"
     case .optionalCount: "optional?.count"
     case .mode: "mode"
@@ -55,6 +59,7 @@ struct RelRootFields {
   let isEven: () -> Bool
   let name: () -> String
   let child: () -> Child
+  let childCountViaFields: () -> Int
   let optional: () -> Child?
   let mode: () -> Mode
   let rows: () -> IdentifiedArrayOf<Row>
@@ -65,6 +70,7 @@ struct RelRootFields {
     isEven = { state.isEven }
     name = { state.name }
     child = { state.child }
+    childCountViaFields = { state.child.count }  // a bare value reads stored fields only
     optional = { state.optional }
     mode = { state.mode }
     rows = { state.rows }
@@ -76,6 +82,7 @@ struct RelRootFields {
     isEven = { root.isEven }
     name = { root.name }
     child = { root.child }
+    childCountViaFields = { root.childCountViaFields }
     optional = { root.optional }
     mode = { root.mode }
     rows = { root.rows }
@@ -84,10 +91,12 @@ struct RelRootFields {
 
   init(
     count: @escaping () -> Int, isEven: @escaping () -> Bool, name: @escaping () -> String,
-    child: @escaping () -> Child, optional: @escaping () -> Child?, mode: @escaping () -> Mode,
-    rows: @escaping () -> IdentifiedArrayOf<Row>, maybeMode: @escaping () -> ReflectedEnumTests.PlainMode?
+    child: @escaping () -> Child, childCountViaFields: @escaping () -> Int, optional: @escaping () -> Child?,
+    mode: @escaping () -> Mode, rows: @escaping () -> IdentifiedArrayOf<Row>,
+    maybeMode: @escaping () -> ReflectedEnumTests.PlainMode?
   ) {
     (self.count, self.isEven, self.name, self.child) = (count, isEven, name, child)
+    self.childCountViaFields = childCountViaFields
     (self.optional, self.mode, self.rows, self.maybeMode) = (optional, mode, rows, maybeMode)
   }
 }
@@ -125,6 +134,7 @@ extension RelPath {
     case .child: return relDescribe(root.child())
     case .childCount: return "\(root.child().count)"
     case .childTitle: return root.child().title
+    case .childCountViaFields: return "\(root.childCountViaFields())"
     case .optional: return relDescribe(root.optional())
     case .optionalCount: return root.optional().map { "\($0.count)" } ?? "nil"
     case .mode: return Self.describe(root.mode())
@@ -162,7 +172,7 @@ extension RelPath {
     case .isEven: return "\(state.count.isMultiple(of: 2))"
     case .name: return state.name
     case .child: return describe(state.child)
-    case .childCount: return "\(state.child.count)"
+    case .childCount, .childCountViaFields: return "\(state.child.count)"
     case .childTitle: return state.child.title
     case .optional: return describe(state.optional)
     case .optionalCount: return state.optional.map { "\($0.count)" } ?? "nil"
@@ -200,6 +210,11 @@ extension RelPath {
     switch self {
     case .count, .isEven: return root.contains(.count) ? .required : .none  // S4: through what it reads
     case .name: return root.contains(.name) ? .required : .none
+    case .childCountViaFields:
+      // A computed property of `Fields` reads the fields unseen: the holder records a read of
+      // every field (`.any`), so a write to any of them may notify (documented, never lost).
+      if changedBelowTheRoot(before, after) { return .required }
+      return root.isEmpty ? .none : .allowed
     default: return changedBelowTheRoot(before, after) ? .required : .none
     }
   }
@@ -208,7 +223,7 @@ extension RelPath {
     switch self {
     case .count, .isEven, .name: return false
     case .child: return before.child.hist.written(toReach: after.child.hist) == nil
-    case .childCount: return before.child.hist.changed(.count, toReach: after.child.hist)
+    case .childCount, .childCountViaFields: return before.child.hist.changed(.count, toReach: after.child.hist)
     case .childTitle: return before.child.hist.changed(.title, toReach: after.child.hist)
     case .optional: return Self.replaced(before.optional, after.optional)
     case .optionalCount: return Self.changed(.count, before.optional, after.optional)

@@ -210,6 +210,7 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
         let fields = RelRootFields(
           count: { MainActor.assumeIsolated { store.count } }, isEven: { MainActor.assumeIsolated { store.isEven } },
           name: { MainActor.assumeIsolated { store.name } }, child: { MainActor.assumeIsolated { store.child } },
+          childCountViaFields: { MainActor.assumeIsolated { store.childCountViaFields } },
           optional: { MainActor.assumeIsolated { store.optional } }, mode: { MainActor.assumeIsolated { store.mode } },
           rows: { MainActor.assumeIsolated { store.rows } },
           maybeMode: { MainActor.assumeIsolated { store.maybeMode } })

@@ -134,10 +134,19 @@ func trackedAnchored<Value: ObservationIdentifiable, T, E: Error>(
 func recordHolderRead<Fields, T>(
   _ fields: borrowing Observed<Fields>, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T
 ) {
+  let context = ThreadContext.current
   // The caller skipped the probe if a scope was open anywhere: this thread may still need it.
-  if !ThreadContext.current.bridgeWindow { TrackingProbe.check() }
+  if !context.bridgeWindow { TrackingProbe.check() }
+  guard context.isRecording else { return }
   fields._extent.anchor()  // so the access, and reads made on `value`, are the holder's
   fields.recordRead(keyPath, key, value)
+}
+
+/// Marks `value`, read through a holder, as the holder's — if this thread records reads (an
+/// anchor set for nothing would make a later bare copy's own reads look anchored).
+@usableFromInline
+func anchorForHolderRead<Value: ObservationIdentifiable>(_ value: Value) {
+  if ThreadContext.current.isRecording { value._anchor() }
 }
 
 /// Runs a root holder's mutation of `value` (the caller owns the storage and the transaction).
@@ -207,11 +216,21 @@ extension ObservedRoot where Value: ObservableState {
   public subscript<T>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
     // Inlined at the call site, where the key path is a literal: untracked, the field is loaded
     // in place (no copy of the value, no retain, no key path applied at run time).
-    lock.lock()
-    defer { lock.unlock() }
-    let isTracked = trackingMayRecord()
+    @inline(__always) get {
+      lock.lock()
+      defer { lock.unlock() }
+      if _slowPath(trackingMayRecord()) { return trackedField(keyPath) }
+      return storage._$fields._value[keyPath: keyPath]
+    }
+  }
+
+  /// A tracked read, under the lock, as a store's (see `Store.trackedField`).
+  @inlinable @inline(__always)
+  func trackedField<T>(_ keyPath: KeyPath<Value.Fields, T>) -> T {
+    let key = FieldKey.field(keyPath)
+    if key == .any { return trackedComputedField(keyPath) }
     let value = storage._$fields._value[keyPath: keyPath]
-    if _slowPath(isTracked) { recordRead(keyPath, .field(keyPath), value) }
+    recordRead(keyPath, key, value)
     return value
   }
 
@@ -220,5 +239,12 @@ extension ObservedRoot where Value: ObservableState {
   @inlinable @inline(never)
   func recordRead<T>(_ keyPath: KeyPath<Value.Fields, T>, _ key: FieldKey, _ value: T) {
     recordHolderRead(storage._$fields, keyPath, key, value)
+  }
+
+  /// A tracked read of a computed property of `Fields`, under the lock, inside the holder's
+  /// anchoring.
+  @inlinable @inline(never)
+  func trackedComputedField<T>(_ keyPath: KeyPath<Value.Fields, T>) -> T {
+    trackedAnchored(storage, slot) { $0._$fields.read(keyPath) }
   }
 }

@@ -60,6 +60,11 @@ final class ThreadContext {
     return context
   }
 
+  /// Whether a read made now is recorded here: a tracking scope is open on this thread (one
+  /// opened inside `untracked`, which clears the scope, included), or a bridge window outside
+  /// `untracked`.
+  @usableFromInline var isRecording: Bool { scope != nil || (bridgeWindow && untrackedDepth == 0) }
+
   /// Runs `body` on this thread's context without retaining it (the thread keeps it alive), for
   /// short calls made many times per change (Observation hashes our detector on each access).
   static func withCurrent<R>(_ body: (ThreadContext) -> R) -> R {

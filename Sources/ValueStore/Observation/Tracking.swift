@@ -47,7 +47,7 @@ extension Extent {
   @usableFromInline @inline(never) @discardableResult
   func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?) -> Bool {
     let context = ThreadContext.current
-    guard context.scope != nil || context.bridgeWindow else { return false }
+    guard context.isRecording else { return false }
     let anchored = context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
     context.scope?.record(self, key, keyPath, anchored: anchored)
     if context.bridgeWindow { bridgeAccess(key, keyPath, anchored: anchored, context) }

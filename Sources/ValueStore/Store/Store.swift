@@ -162,27 +162,49 @@ extension Store where State: ObservableState {
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
     @inline(__always) get {
       guard let rootStorage else { return scopedField(keyPath) }
-      let isTracked = rootStorage.pointee.isTracked
-      let value = rootStorage.pointee.state._$fields._value[keyPath: keyPath]
-      if _slowPath(isTracked) { recordRead(keyPath, .field(keyPath), value) }
-      return value
+      if _slowPath(rootStorage.pointee.isTracked) { return trackedField(keyPath) }
+      return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
     }
+  }
+
+  /// A tracked read of a root store's field: a stored field is loaded here and recorded by a call;
+  /// a computed property of `Fields` (key `.any`), which reads other values, runs inside the
+  /// holder's anchoring, after Observation was asked whether it tracks.
+  @inlinable @inline(__always)
+  func trackedField<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
+    let key = FieldKey.field(keyPath)
+    if key == .any { return trackedComputedField(keyPath) }
+    let value = rootStorage!.pointee.state._$fields._value[keyPath: keyPath]
+    recordRead(keyPath, key, value)
+    return value
+  }
+
+  @inlinable @inline(never)
+  func trackedComputedField<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
+    let root = root!
+    return trackedAnchored(root.state, root.slot) { $0._$fields.read(keyPath) }
   }
 
   /// A scoped store's read: the state is fetched through the parents (a call) and the field
   /// projected here, where the key path folds (applied through the parents, at run time, it cost
-  /// several times the rest).
+  /// several times the rest). A tracked computed property of `Fields` runs inside the read, where
+  /// the holder anchors what it reads.
   @inlinable @inline(__always)
   func scopedField<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
     var isTracked = false
+    var computed: T?
     let state = scopedRead { state in
-      // Reads made on the state belong to the store, as they would inside the read.
       if openTrackingScopes.load(ordering: .relaxed) != 0 {
         isTracked = true
-        state._anchor()
+        if FieldKey.field(keyPath) == .any {
+          computed = state._$fields.read(keyPath)
+        } else {
+          anchorForHolderRead(state)  // reads made on the state belong to the store
+        }
       }
       return state
     }
+    if let computed { return computed }
     let value = state._$fields._value[keyPath: keyPath]
     if _slowPath(isTracked) { state._$fields.recordRead(keyPath, .field(keyPath), value) }
     return value
