@@ -3,7 +3,9 @@
 /// Keep the fields in a nested `Fields` struct stored in ``Observed``; read and write them as if
 /// they were the struct's own (`state.count += 1`, `state.child?.title = "x"`, key paths like
 /// `\Counter.count`). Computed properties and methods are tracked through the fields they read.
-/// Inside the type, write `self.count`: dynamic members need an explicit `self`.
+/// Inside the type, write `self.count`: dynamic members need an explicit `self`. Declare them on
+/// the struct, not on `Fields`: one on `Fields` reads the fields directly, unseen, so reading it
+/// through a store counts as a read of every field (any change of the value notifies it).
 ///
 /// ```swift
 /// struct Counter: ObservableState, Equatable, Codable {
