@@ -56,7 +56,60 @@ enum BridgeScenarios {
         },
         apple: StoreScenarios.appleObservedIncrement
       ),
+      Scenario(
+        name: "send, 1 Observation observer of 10 fields fires",
+        note: """
+          As above, the observer reading ten fields (`store.f0` … `store.f9` / `object.f0` … \
+          `object.f9`) and `f0` changing: a view reading several fields through a store.
+          """,
+        ours: Workload("ours.send.appleObserved10", setUp: appleObservedWideStore) { fixture, n in
+          MainActor.assumeIsolated {
+            for _ in 0..<n { fixture.store.send(.increment) }
+          }
+          fixture.fired.expect(n, in: "ours.send.appleObserved10")
+        },
+        apple: Workload("apple.increment.observed10", setUp: observedAppleWide) { fixture, n in
+          for _ in 0..<n { fixture.model.f0 += 1 }
+          fixture.fired.expect(n, in: "apple.increment.observed10")
+        }
+      ),
     ]
+  }
+
+  private static func appleObservedWideStore() -> (store: Store<Wide, WideFeature.Action>, fired: FireCounter) {
+    MainActor.assumeIsolated {
+      let (store, fired) = (Store(initialState: Wide(), reducer: WideFeature()), FireCounter())
+      observeWideStore(UncheckedBox(store), fired)
+      return (store, fired)
+    }
+  }
+
+  private static func observeWideStore(_ store: UncheckedBox<Store<Wide, WideFeature.Action>>, _ fired: FireCounter) {
+    MainActor.assumeIsolated {
+      withObservationTracking {
+        let s = store.value
+        blackHole(s.f0 &+ s.f1 &+ s.f2 &+ s.f3 &+ s.f4 &+ s.f5 &+ s.f6 &+ s.f7 &+ s.f8 &+ s.f9)
+      } onChange: {
+        fired.fire()
+        MainActor.assumeIsolated { observeWideStore(store, fired) }
+      }
+    }
+  }
+
+  private static func observedAppleWide() -> (model: AppleWide, fired: FireCounter) {
+    let (model, fired) = (AppleWide(), FireCounter())
+    observeAppleWide(UncheckedBox(model), fired)
+    return (model, fired)
+  }
+
+  private static func observeAppleWide(_ model: UncheckedBox<AppleWide>, _ fired: FireCounter) {
+    withObservationTracking {
+      let m = model.value
+      blackHole(m.f0 &+ m.f1 &+ m.f2 &+ m.f3 &+ m.f4 &+ m.f5 &+ m.f6 &+ m.f7 &+ m.f8 &+ m.f9)
+    } onChange: {
+      fired.fire()
+      observeAppleWide(model, fired)
+    }
   }
 
   private static func appleObservedStore() -> (store: Store<Counter, CounterFeature.Action>, fired: FireCounter) {
@@ -83,6 +136,15 @@ enum BridgeScenarios {
 struct Parent: ObservableState, Equatable, Sendable {
   struct Fields: Equatable, Sendable { var child = Counter() }
   var _$fields = Observed(Fields())
+}
+
+/// Adds one to `f0` of ``Wide``.
+struct WideFeature: Reducer {
+  enum Action: Sendable { case increment }
+  func reduce(into state: inout Wide, action: Action) -> Effect<Action> {
+    state.f0 += 1
+    return .none
+  }
 }
 
 struct ParentFeature: Reducer {
