@@ -156,3 +156,25 @@ func readPathStore() -> Store<ReadPathParent, ReadPathAction> {
     #expect(fired.count == 1, "lost: Observation not told of child.count's change")
   }
 }
+
+@Suite struct ReadPathBridgeWindowTests {
+  /// Found by a review: a probe no bridged read followed left "Observation tracks" set; the next
+  /// bridged read of an unarmed field trusted it once Observation had stopped, so the window stayed
+  /// open and the holder anchored a child it returned — a bare copy of it then missed its own
+  /// change.
+  @Test func aStaleSignOfTrackingDoesNotKeepTheBridgeWindowOpen() {
+    let context = ThreadContext.current
+    context.closeBridgeWindow()
+    context.appleTrackingSeen = false
+    let root = ObservedRoot(ReadPathParent())
+    withObservationTracking { _ = root.currentValue } onChange: {}
+    _ = root.inner  // Observation is gone: this read closes the window
+    #expect(!context.bridgeWindow)
+    let child = root.child
+    context.closeBridgeWindow()
+    var copy = child
+    let reader = tracking { _ = copy.count }
+    copy.count += 1
+    #expect(reader.count == 1, "lost: a bare copy's own change")
+  }
+}

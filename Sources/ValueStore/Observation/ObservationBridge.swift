@@ -145,9 +145,9 @@ extension Extent {
       return
     }
     // Not armed here yet: is Apple still tracking? Asked before paying for a bridge — unless it
-    // said so during this very read: every bridged read leaves `appleTrackingSeen` false, so it is
-    // true here only when this read's own probe opened the window. (Stale, it would only arm a
-    // bridge that its access then finds untracked.)
+    // said so lately: usually this very read's probe opened the window. The flag can be stale (a
+    // probe no bridged read followed); then the access below finds Apple gone and closes the
+    // window, and only an unused bridge was armed.
     if !context.appleTrackingSeen {
       TrackingProbe.check()
       guard context.appleTrackingSeen else { return context.closeBridgeWindow() }
@@ -156,7 +156,7 @@ extension Extent {
     bridge.arm(self, key, keyPath, anchored: anchored)
     if cached == nil { context.cacheBridge(bridge, for: cacheKey) }
     context.lastBridge = bridge
-    _ = bridge.access(context)
+    if !bridge.access(context) { context.closeBridgeWindow() }
   }
 }
 
