@@ -177,4 +177,18 @@ func readPathStore() -> Store<ReadPathParent, ReadPathAction> {
     copy.count += 1
     #expect(reader.count == 1, "lost: a bare copy's own change")
   }
+
+  /// After Observation stopped tracking the bridge window stays open until a read finds out; that
+  /// read records nothing and anchors nothing — here the child it returns, whose bare copy must then
+  /// hear its own change (the read anchored it before finding Observation gone).
+  @Test func aReadFindingObservationGoneAnchorsNothing() {
+    ThreadContext.current.closeBridgeWindow()
+    let root = ObservedRoot(RelState())
+    withObservationTracking { _ = root.count } onChange: {}
+    let child = root.child
+    var copy = child
+    let reader = tracking { _ = copy.count }
+    copy.count += 1
+    #expect(reader.count == 1, "lost: a bare copy's own change")
+  }
 }

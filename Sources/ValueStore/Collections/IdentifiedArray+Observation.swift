@@ -72,9 +72,9 @@ extension IdentifiedArray {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
       if _observableElements {
         if let extent = _identity(of: _elements[offset]).extent {
-          // The element is read through the array: anchored if the array is.
-          if _extent.isAnchored.load(ordering: .relaxed) { extent.anchor() }
-          extent.recordAccess(.identity, nil)
+          // The element is read through the array: anchored if the array is (once recorded).
+          let arrayAnchored = _extent.isAnchored.load(ordering: .relaxed)
+          if extent.recordAccess(.identity, nil, anchoredBy: arrayAnchored), arrayAnchored { extent.anchor() }
         } else {
           _extent.recordAccess(.element(_ids[offset]), ObservationChange.elements)
         }

@@ -121,9 +121,12 @@ func trackedAnchored<Value: ObservationIdentifiable, T, E: Error>(
   // The caller skipped the probe if a scope was open anywhere: this thread may still need it.
   if !context.bridgeWindow { TrackingProbe.check() }
   slot.recordRead()
-  value._anchor()
   context.anchorDepth += 1
-  defer { context.anchorDepth -= 1 }
+  defer {
+    context.anchorDepth -= 1
+    // Marked once the body read it recording (not if its reads found Observation gone).
+    if context.isRecording { value._anchor() }
+  }
   return try body(value)
 }
 
@@ -134,12 +137,14 @@ func trackedAnchored<Value: ObservationIdentifiable, T, E: Error>(
 func recordHolderRead<Fields, T>(
   _ fields: borrowing Observed<Fields>, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T
 ) {
-  let context = ThreadContext.current
   // The caller skipped the probe if a scope was open anywhere: this thread may still need it.
-  if !context.bridgeWindow { TrackingProbe.check() }
-  guard context.isRecording else { return }
-  fields._extent.anchor()  // so the access, and reads made on `value`, are the holder's
-  fields.recordRead(keyPath, key, value)
+  if !ThreadContext.current.bridgeWindow { TrackingProbe.check() }
+  // Anchored once recorded (so the root's copies, and reads made on `value`, are the holder's);
+  // not when the read found Observation gone.
+  if fields._extent.recordAccess(key, keyPath, anchoredBy: true) {
+    fields._extent.anchor()
+    FieldKind<T>.observable?._anchor(value)
+  }
 }
 
 /// Marks `value`, read through a holder, as the holder's — if this thread records reads (an

@@ -42,15 +42,20 @@ struct Access {
 
 extension Extent {
   /// Records a read in the innermost tracking scope of this thread, if any, and says whether it
-  /// is anchored (made through a holder): then a child value read from this field is anchored too
-  /// (`_anchor()`), so reads made on it afterwards belong to the holder.
+  /// is anchored (made through a holder, or `anchoredBy` one): then a child value read from this
+  /// field is anchored too (`_anchor()`), so reads made on it afterwards belong to the holder. A
+  /// read that finds Observation stopped tracking (a stale bridge window, no scope of ours)
+  /// records nothing and anchors nothing.
   @usableFromInline @inline(never) @discardableResult
-  func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?) -> Bool {
+  func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchoredBy holder: Bool = false) -> Bool {
     let context = ThreadContext.current
     guard context.isRecording else { return false }
-    let anchored = context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
+    let anchored = holder || context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
     context.scope?.record(self, key, keyPath, anchored: anchored)
-    if context.bridgeWindow { bridgeAccess(key, keyPath, anchored: anchored, context) }
+    if context.bridgeWindow {
+      bridgeAccess(key, keyPath, anchored: anchored, context)
+      if !context.isRecording { return false }
+    }
     return anchored
   }
 
