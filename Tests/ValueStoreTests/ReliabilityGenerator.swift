@@ -100,7 +100,7 @@ struct RelGenerator {
     let isLoop = loops && r.chance(30)
     return RelObserverSpec(
       paths: paths, style: r.pick(styles), isLoop: isLoop, captures: r.chance(25),
-      mutatesWhenNotified: loops && !isLoop && r.chance(20))
+      mutatesWhenNotified: loops && !isLoop && r.chance(20), viaObservation: !isLoop && r.chance(25))
   }
 
   func path(_ r: inout RelRandom) -> RelPath {

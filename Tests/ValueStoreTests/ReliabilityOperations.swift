@@ -21,9 +21,12 @@ struct RelObserverSpec: Hashable, Sendable, CustomStringConvertible {
   /// A one-shot observer whose `onChange` runs a mutation of the observed value (one that changes
   /// nothing): a mutation from inside the loop that fires observers, while others are pending.
   var mutatesWhenNotified = false
+  /// A one-shot observer through Apple's `withObservationTracking` (the bridge), not ours. Bare
+  /// values ignore it: Observation sees reads through holders only.
+  var viaObservation = false
 
   var description: String {
-    "\(captures ? "capturing " : "")\(isLoop ? "observe" : "withTracking") \(style) { "
+    "\(captures ? "capturing " : "")\(isLoop ? "observe" : viaObservation ? "withObservationTracking" : "withTracking") \(style) { "
       + "\(paths.map(\.description).joined(separator: ", ")) }\(mutatesWhenNotified ? " onChange: mutate { }" : "")"
   }
 }

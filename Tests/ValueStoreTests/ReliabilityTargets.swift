@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 @testable import ValueStore
 
 /// What the randomized runner drives: an observed `RelState` behind a holder, a store, or in a bare
@@ -84,11 +85,13 @@ final class RelHolderTarget: RelTarget {
       }
       return (box.value, token)
     }
-    return (withTracking(read) { _ in
+    let onChange: @Sendable () -> Void = {
       _ = captured
       fires.tick()
       if spec.mutatesWhenNotified { root.mutate { _ in } }
-    }, nil)
+    }
+    if spec.viaObservation { return (withObservationTracking(read, onChange: onChange), nil) }
+    return (withTracking(read) { _ in onChange() }, nil)
   }
 }
 
@@ -193,11 +196,13 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
         return (box.value, token)
       }
       let store = store
-      return (withTracking { read() } onChange: { _ in
+      let onChange: @Sendable () -> Void = {
         _ = captured
         fires.tick()
         if spec.mutatesWhenNotified { MainActor.assumeIsolated { _ = store.send(.steps([])) } }
-      }, nil)
+      }
+      if spec.viaObservation { return (withObservationTracking({ read() }, onChange: onChange), nil) }
+      return (withTracking { read() } onChange: { _ in onChange() }, nil)
     }
   }
 
