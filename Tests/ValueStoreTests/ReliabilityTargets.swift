@@ -85,10 +85,12 @@ final class RelHolderTarget: RelTarget {
       }
       return (box.value, token)
     }
-    let onChange: @Sendable () -> Void = {
+    // Weak: an Observation registration that never fires keeps its closure (in the thread's
+    // cached bridge), as Apple's own registrar does.
+    let onChange: @Sendable () -> Void = { [weak root] in
       _ = captured
       fires.tick()
-      if spec.mutatesWhenNotified { root.mutate { _ in } }
+      if spec.mutatesWhenNotified { root?.mutate { _ in } }
     }
     if spec.viaObservation { return (withObservationTracking(read, onChange: onChange), nil) }
     return (withTracking(read) { _ in onChange() }, nil)
@@ -195,11 +197,11 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
         }
         return (box.value, token)
       }
-      let store = store
+      let store = UncheckedWeak(store)  // weak, as the holder's (above)
       let onChange: @Sendable () -> Void = {
         _ = captured
         fires.tick()
-        if spec.mutatesWhenNotified { MainActor.assumeIsolated { _ = store.send(.steps([])) } }
+        if spec.mutatesWhenNotified { MainActor.assumeIsolated { _ = store.value?.send(.steps([])) } }
       }
       if spec.viaObservation { return (withObservationTracking({ read() }, onChange: onChange), nil) }
       return (withTracking { read() } onChange: { _ in onChange() }, nil)
@@ -243,4 +245,11 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
       return { reads.map { $0() } }
     }
   }
+}
+
+/// A weak reference a `@Sendable` closure may hold to a main-actor object it uses on the main
+/// actor only.
+struct UncheckedWeak<Object: AnyObject>: @unchecked Sendable {
+  weak var value: Object?
+  init(_ value: Object) { self.value = value }
 }

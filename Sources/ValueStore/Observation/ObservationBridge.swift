@@ -166,7 +166,12 @@ extension ThreadContext {
   /// or that changed and were not read since.
   func cacheBridge(_ bridge: ObservationBridge, for key: BridgeKey) {
     bridges[key] = bridge
-    guard bridges.count >= bridgesPruneAt else { return }
+    if bridges.count >= bridgesPruneAt { pruneBridges() }
+  }
+
+  /// Drops the bridges no read can use again (see `cacheBridge`); the next prune comes when the
+  /// cache has doubled from what is left.
+  func pruneBridges() {
     withRegistry { garbage in
       bridges = bridges.filter { _, bridge in
         if let observer = bridge.observer, !observer.extents.isEmpty { return true }
