@@ -165,6 +165,17 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   _ context: ThreadContext,
   _ body: (inout Value) throws(E) -> R
 ) throws(E) -> R {
+  // Tracking closures on this thread that read before mutating: their reads so far are theirs
+  // before the mutation changes them (`registerPendingReads`); the body's reads (a reducer's, a
+  // `mutate` body's, on the value it receives) are not theirs at all.
+  let scope = context.scope
+  if scope != nil { context.registerPendingReads() }
+  context.scope = nil
+  context.untrackedDepth += 1
+  defer {
+    context.scope = scope
+    context.untrackedDepth -= 1
+  }
   let before = value.observationIdentity
   // An identity that does not describe its value (a plain enum payload) is compared by value.
   let old = before.isOpaque && Value.self is any Equatable.Type ? value : nil

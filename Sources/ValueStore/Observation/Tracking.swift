@@ -6,6 +6,14 @@ final class TrackingScope {
   /// proportional to the fields read rather than to the reads. Its extent is alive (`accesses`
   /// holds it), so its identifier names no other.
   private var last: (extent: ObjectIdentifier, key: FieldKey, keyPath: ObjectIdentifier?, anchored: Bool)?
+  /// The enclosing scope on this thread, and what a change calls: for the reads registered before
+  /// the closure ends (see `ThreadContext.registerPendingReads`).
+  var outer: TrackingScope?
+  var onChange: (@Sendable (ObservationChange) -> Void)?
+  /// The observer of the reads registered so far, and which they were; nil and empty until the
+  /// closure mutates a holder (the usual case: everything is registered at its end).
+  var observer: Observer?
+  private var registered: Set<AccessKey> = []
 
   func record(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool) {
     let access = (ObjectIdentifier(extent), key, keyPath.map(ObjectIdentifier.init), anchored)
@@ -15,14 +23,79 @@ final class TrackingScope {
   }
 
   /// Adds a nested scope's accesses: the enclosing call tracks them too.
-  func record(contentsOf nested: TrackingScope) {
-    accesses += nested.accesses
+  func record(contentsOf nested: [Access]) {
+    accesses += nested
     last = nil
+  }
+
+  /// The accesses to register now, without repeats and without those registered before; the
+  /// scope keeps none of them.
+  func takePending() -> [Access] {
+    var pending = distinctAccesses()
+    if !registered.isEmpty { pending.removeAll { registered.contains(AccessKey($0)) } }
+    if observer != nil { registered.formUnion(pending.lazy.map(AccessKey.init)) }
+    accesses.removeAll(keepingCapacity: true)
+    last = nil
+    return pending
+  }
+
+  /// Registers this scope's pending reads before its closure ends; returns them (they are the
+  /// enclosing scope's reads too).
+  func registerPending() -> [Access] {
+    if observer == nil { observer = Observer(onChange: onChange!) }
+    let pending = takePending()
+    deliver(register(observer!, for: pending))
+    return pending
   }
 
   func reset() {
     accesses.removeAll(keepingCapacity: true)
     last = nil
+    (outer, onChange, observer) = (nil, nil, nil)
+    registered.removeAll()
+  }
+}
+
+extension ThreadContext {
+  /// Before a holder mutation on this thread: the reads its tracking scopes made so far are
+  /// registered now, so that the mutation notifies them exactly — a read it changes fires the
+  /// observer, the others stay. Registered afterwards, they would find their extents moved by the
+  /// mutation and fire whatever it changed (an `observe` body sending what it had not read re-ran
+  /// forever).
+  func registerPendingReads() {
+    var carried: [Access] = []
+    var scope = self.scope
+    while let current = scope {
+      current.record(contentsOf: carried)
+      carried = current.registerPending()
+      scope = current.outer
+    }
+  }
+}
+
+/// Registers `observer` for `accesses` (distinct, grouped by extent) and returns the deliveries
+/// of the reads whose extent moved on since (a change landed in between: the observer hears it).
+/// Nothing for an observer that fired already.
+private func register(_ observer: Observer, for accesses: [Access]) -> [Delivery] {
+  guard !accesses.isEmpty else { return [] }
+  return withRegistry { _ -> [Delivery] in
+    guard observer.isActive else { return [] }
+    // A first registration lists each extent once, in order; a later one looks them up.
+    let first = observer.extents.isEmpty
+    var previous: Extent?
+    var missed: [Delivery] = []
+    for access in accesses {
+      if !first {
+        observer.didRegister(on: access.extent)
+      } else {
+        if access.extent !== previous { observer.extents.append((.passUnretained(access.extent), 0)) }
+        observer.extents[observer.extents.count - 1].registrations += 1
+      }
+      previous = access.extent
+      access.extent.register(observer, key: access.key, keyPath: access.keyPath, anchored: access.anchored)
+      if access.isStale { missed.append(Delivery(observer: observer, keyPath: access.keyPath)) }
+    }
+    return missed
   }
 }
 
@@ -95,6 +168,7 @@ func track<T, E: Error>(
   let outer = context.scope
   // Scopes are reused: a tracking call then allocates only its observer.
   let scope = context.spareScopes.popLast() ?? TrackingScope()
+  (scope.outer, scope.onChange) = (outer, onChange)
   context.scope = scope
   openTrackingScopes.add(1, ordering: .relaxed)
   defer {
@@ -104,26 +178,13 @@ func track<T, E: Error>(
     context.spareScopes.append(scope)
   }
   let result = try apply()
-  guard !scope.accesses.isEmpty else { return (result, nil) }
-  outer?.record(contentsOf: scope)
-  let observer = Observer(onChange: onChange)
-  let accesses = scope.distinctAccesses()
-  let missed = withRegistry { _ -> [Delivery] in
-    var previous: Extent?
-    var missed: [Delivery] = []
-    for access in accesses {
-      // Accesses come grouped by extent; list each extent once on the observer.
-      if access.extent !== previous { observer.extents.append((.passUnretained(access.extent), 0)) }
-      previous = access.extent
-      observer.extents[observer.extents.count - 1].registrations += 1
-      access.extent.register(observer, key: access.key, keyPath: access.keyPath, anchored: access.anchored)
-      if access.isStale { missed.append(Delivery(observer: observer, keyPath: access.keyPath)) }
-    }
-    return missed
-  }
+  outer?.record(contentsOf: scope.accesses)
+  let pending = scope.takePending()
+  guard !pending.isEmpty || scope.observer != nil else { return (result, nil) }
+  let observer = scope.observer ?? Observer(onChange: onChange)
   // A change landed between a read and now (another thread, or `apply` itself mutating what it
   // read): it happened after the read, so the observer hears it.
-  deliver(missed)
+  deliver(register(observer, for: pending))
   return (result, observer)
 }
 
