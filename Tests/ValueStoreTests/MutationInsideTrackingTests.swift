@@ -135,4 +135,19 @@ import Testing
     #expect(outer.count == 1)
     #expect(inner.count == 1)
   }
+
+  /// Observers its mutation notifies run outside the closure: what they read (an `observe`
+  /// re-tracking) is not the closure's.
+  @Test func theReadsOfObserversItsMutationNotifiesAreNotTheClosures() {
+    let root = ObservedRoot(Child())
+    let token = observe { _ = root.title }
+    let fired = FireCounter()
+    withTracking {
+      _ = root.count
+      root.mutate { $0.title = "x" }
+    } onChange: { _ in fired.tick() }
+    root.mutate { $0.title = "y" }
+    #expect(fired.count == 0, "spurious: the observe loop's read of title")
+    token.cancel()
+  }
 }

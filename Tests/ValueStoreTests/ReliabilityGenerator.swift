@@ -98,9 +98,13 @@ struct RelGenerator {
     // Each path read twice in a row: a tracking scope records a repeated read once.
     if r.chance(20) { paths = paths.flatMap { [$0, $0] } }
     let isLoop = loops && r.chance(30)
+    let viaObservation = !isLoop && r.chance(25)
     return RelObserverSpec(
       paths: paths, style: r.pick(styles), isLoop: isLoop, captures: r.chance(25),
-      mutatesWhenNotified: loops && !isLoop && r.chance(20), viaObservation: !isLoop && r.chance(25))
+      mutatesWhenNotified: loops && !isLoop && r.chance(20), viaObservation: viaObservation,
+      // Not under Apple's tracking: it installs its observers after the closure (a change made in
+      // it is missed, as on Apple's own models), and records what anything reads meanwhile.
+      writesWhileReading: loops && !isLoop && !viaObservation && r.chance(15) ? step(&r) : nil)
   }
 
   func path(_ r: inout RelRandom) -> RelPath {

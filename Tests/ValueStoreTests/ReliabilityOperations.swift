@@ -24,10 +24,15 @@ struct RelObserverSpec: Hashable, Sendable, CustomStringConvertible {
   /// A one-shot observer through Apple's `withObservationTracking` (the bridge), not ours. Bare
   /// values ignore it: Observation sees reads through holders only.
   var viaObservation = false
+  /// A one-shot observer whose closure, after reading, mutates the observed value itself (an
+  /// `observe` body sending an action): it hears what that changed of what it read, nothing else.
+  /// Holders and stores only.
+  var writesWhileReading: RelStep?
 
   var description: String {
-    "\(captures ? "capturing " : "")\(isLoop ? "observe" : viaObservation ? "withObservationTracking" : "withTracking") \(style) { "
-      + "\(paths.map(\.description).joined(separator: ", ")) }\(mutatesWhenNotified ? " onChange: mutate { }" : "")"
+    let write = writesWhileReading.map { "; mutate { \($0) }" } ?? ""
+    return "\(captures ? "capturing " : "")\(isLoop ? "observe" : viaObservation ? "withObservationTracking" : "withTracking") \(style) { "
+      + "\(paths.map(\.description).joined(separator: ", "))\(write) }\(mutatesWhenNotified ? " onChange: mutate { }" : "")"
   }
 }
 
@@ -88,6 +93,7 @@ enum RelOp: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case let .mutate(steps): steps
     case let .transaction(groups): groups.flatMap { $0 }
+    case let .track(spec): spec.writesWhileReading.map { [$0] } ?? []
     default: []
     }
   }

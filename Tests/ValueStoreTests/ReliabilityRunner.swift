@@ -128,15 +128,33 @@ struct RelRunner {
           world.thaw(k, step)
           target.env.thaw(k, step)
         }
-      case let .track(spec):
+      case var .track(spec):
         guard RelKnownBug.blocks(spec, avoiding) == nil else { break }
+        let readState = world.state
+        if let step = spec.writesWhileReading {
+          // Bare values are not mutated from inside their observer's closure.
+          spec.writesWhileReading = target.isBare ? nil : model([step]).first
+        }
         let observer = RelLiveObserver(spec: spec, installedAt: index)
         let (read, token) = target.install(spec, observer.fires)
         observer.token = token
         observers.append(observer)
-        let modelRead = spec.paths.map { $0.read(world.state) }
+        let modelRead = spec.paths.map { $0.read(readState) }
         if read != modelRead {
           failure = RelFailure(kind: .read, opIndex: index, detail: "\(spec) read \(read), the model says \(modelRead)")
+        } else if spec.writesWhileReading != nil {
+          // It read, then its own mutation: it hears what that changed of what it read.
+          let change = spec.paths.map { $0.change(from: readState, to: world.state) }.max() ?? .none
+          let fired = observer.fires.count
+          let who = "the new observer (\(spec))"
+          if fired > 0 { (observer.isAlive, observer.hasFired) = (false, true) }
+          if fired > 1 {
+            failure = RelFailure(kind: .repeated, opIndex: index, detail: "\(who) ran \(fired) times")
+          } else if change == .required && fired == 0 {
+            failure = RelFailure(kind: .lost, opIndex: index, detail: "\(who) was not notified; what it read changed")
+          } else if change == .none && fired > 0 {
+            failure = RelFailure(kind: .spurious, opIndex: index, detail: "\(who) was notified; nothing it read changed")
+          }
         }
       case let .cancel(n):
         let loops = observers.filter { $0.isAlive && $0.spec.isLoop }

@@ -64,8 +64,11 @@ final class RelHolderTarget: RelTarget {
   }
 
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
-    let root = root
+    let (root, env) = (root, env)
     let read: @Sendable () -> [String] = {
+      defer {
+        if let step = spec.writesWhileReading { root.mutate { step.apply(to: &$0, env) } }
+      }
       if spec.style == .chain {
         let fields = RelRootFields(root)
         return spec.paths.map { $0.read(fields) }
@@ -186,7 +189,12 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
 
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
     MainActor.assumeIsolated {
-      let read = reader(spec)
+      let reader = reader(spec)
+      let store = store
+      let read: @MainActor () -> [String] = {
+        defer { if let step = spec.writesWhileReading { _ = store.send(.steps([step])) } }
+        return reader()
+      }
       let captured = relCapture(spec, store.currentState)
       if spec.isLoop {
         let box = RelReadBox()
@@ -197,11 +205,11 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
         }
         return (box.value, token)
       }
-      let store = UncheckedWeak(store)  // weak, as the holder's (above)
+      let weakStore = UncheckedWeak(store)  // weak, as the holder's (above)
       let onChange: @Sendable () -> Void = {
         _ = captured
         fires.tick()
-        if spec.mutatesWhenNotified { MainActor.assumeIsolated { _ = store.value?.send(.steps([])) } }
+        if spec.mutatesWhenNotified { MainActor.assumeIsolated { _ = weakStore.value?.send(.steps([])) } }
       }
       if spec.viaObservation { return (withObservationTracking({ read() }, onChange: onChange), nil) }
       return (withTracking { read() } onChange: { _ in onChange() }, nil)

@@ -75,8 +75,8 @@ func deliver(_ deliveries: [Delivery]) {
     context.pending += deliveries
     return
   }
-  context.isFiring = true
-  defer { context.isFiring = false }
+  context.startFiring()
+  defer { context.stopFiring() }
   fire(deliveries)
   context.firePending()
 }
@@ -86,9 +86,23 @@ extension ThreadContext {
   /// is already doing so.
   func drainPending() {
     guard !isFiring else { return }
-    isFiring = true
-    defer { isFiring = false }
+    startFiring()
+    defer { stopFiring() }
     firePending()
+  }
+
+  /// Observers run outside whatever tracking closure made the change that notified them: what
+  /// they read is theirs (an `observe` re-tracking), not that closure's.
+  fileprivate func startFiring() {
+    isFiring = true
+    scopeWhileFiring = scope
+    scope = nil
+  }
+
+  fileprivate func stopFiring() {
+    isFiring = false
+    scope = scopeWhileFiring
+    scopeWhileFiring = nil
   }
 
   /// The loop: each round's observers may queue the next round. Requires `isFiring`.

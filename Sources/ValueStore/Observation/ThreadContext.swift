@@ -18,6 +18,8 @@ import Synchronization
 final class ThreadContext {
   /// The innermost `withTracking` scope on this thread.
   @exclusivity(unchecked) var scope: TrackingScope?
+  /// The scope set aside while observers fire (see `startFiring`).
+  var scopeWhileFiring: TrackingScope?
   /// Finished scopes kept for reuse (one per nesting level ever reached).
   var spareScopes: [TrackingScope] = []
   /// Nesting depth of open transactions (`withTransaction`, holder mutations); 0 when none.
