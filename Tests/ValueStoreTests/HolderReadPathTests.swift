@@ -192,3 +192,30 @@ func readPathStore() -> Store<ReadPathParent, ReadPathAction> {
     #expect(reader.count == 1, "lost: a bare copy's own change")
   }
 }
+
+@Suite struct ReadPathWholeValueTests {
+  /// Comparing a value read through a store reads its nested values too (their own `==`): those
+  /// reads are the store's as well, so a copy mutated outside it tells nobody. (Found by trying
+  /// the library as a user: it notified, and an `observe` loop re-ran for it.)
+  @MainActor @Test func comparingAChildReadThroughAStoreIsAnchoredAtEveryDepth() {
+    let store = readPathStore()
+    let fired = FireCounter()
+    withTracking { _ = store.inner == ReadPathInner() } onChange: { _ in fired.tick() }
+    var copy = store.currentState
+    copy.inner.child.count += 1
+    #expect(fired.count == 0, "spurious: a copy mutated outside the store")
+    store.send(.bump)
+    #expect(fired.count == 1)
+  }
+
+  @Test func comparingAChildReadThroughARootIsAnchoredAtEveryDepth() {
+    let root = ObservedRoot(ReadPathParent())
+    let fired = FireCounter()
+    withTracking { _ = root.inner == ReadPathInner() } onChange: { _ in fired.tick() }
+    var copy = root.currentValue
+    copy.inner.child.count += 1
+    #expect(fired.count == 0, "spurious: a copy mutated outside the root")
+    root.mutate { $0.inner.child.count += 1 }
+    #expect(fired.count == 1)
+  }
+}

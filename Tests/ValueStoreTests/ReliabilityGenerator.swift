@@ -110,7 +110,7 @@ struct RelGenerator {
   func path(_ r: inout RelRandom) -> RelPath {
     let id = r.pick(Self.ids)
     return r.pick([
-      .count, .isEven, .name, .child, .childCount, .childCount, .childTitle, .childCountViaFields, .optional, .optionalCount,
+      .count, .isEven, .name, .child, .childCount, .childCount, .childTitle, .childCountViaFields, .childCompared, .optional, .optionalCount,
       .mode, .modeCount, .maybeMode, .rows, .rowsCount, .rowsContains(id), .rowCount(id), .rowCount(id), .rowTitle(id),
       .rowsMap, .rowsLoop, .rowsStructure(r.pick(RelStructureRead.allCases)),
       .rowsCounts(r.pick(RelCountsRead.allCases)),

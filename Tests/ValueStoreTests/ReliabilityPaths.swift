@@ -12,6 +12,8 @@ enum RelPath: Hashable, Sendable, CustomStringConvertible {
   /// `child.count` through a computed property of `Fields` (`childCountViaFields`): a holder reads
   /// it under key `.any`, and the property's own reads must stay the holder's.
   case childCountViaFields
+  /// `child == Child()`: a whole-value read (its `==` reads every field, and its children's).
+  case childCompared
   case optional, optionalCount
   case mode, modeCount
   /// `maybeMode`: `nil`, `.idle` or `.editing(…)`, each a different value.
@@ -30,6 +32,7 @@ enum RelPath: Hashable, Sendable, CustomStringConvertible {
     case .childCount: "child.count"
     case .childTitle: "child.title"
     case .childCountViaFields: "childCountViaFields"
+    case .childCompared: "child == Child()"
     case .optional: "optional"
     case .optionalCount: "optional?.count"
     case .mode: "mode"
@@ -135,6 +138,7 @@ extension RelPath {
     case .childCount: return "\(root.child().count)"
     case .childTitle: return root.child().title
     case .childCountViaFields: return "\(root.childCountViaFields())"
+    case .childCompared: return "\(root.child() == Child())"
     case .optional: return relDescribe(root.optional())
     case .optionalCount: return root.optional().map { "\($0.count)" } ?? "nil"
     case .mode: return Self.describe(root.mode())
@@ -173,6 +177,7 @@ extension RelPath {
     case .name: return state.name
     case .child: return describe(state.child)
     case .childCount, .childCountViaFields: return "\(state.child.count)"
+    case .childCompared: return "\(state.child.count == 0 && state.child.title.isEmpty)"
     case .childTitle: return state.child.title
     case .optional: return describe(state.optional)
     case .optionalCount: return state.optional.map { "\($0.count)" } ?? "nil"
@@ -224,6 +229,9 @@ extension RelPath {
     case .count, .isEven, .name: return false
     case .child: return before.child.hist.written(toReach: after.child.hist) == nil
     case .childCount, .childCountViaFields: return before.child.hist.changed(.count, toReach: after.child.hist)
+    case .childCompared:
+      return before.child.hist.changed(.count, toReach: after.child.hist)
+        || before.child.hist.changed(.title, toReach: after.child.hist)
     case .childTitle: return before.child.hist.changed(.title, toReach: after.child.hist)
     case .optional: return Self.replaced(before.optional, after.optional)
     case .optionalCount: return Self.changed(.count, before.optional, after.optional)

@@ -199,27 +199,28 @@ extension Observed {
 // run in turn.
 
 extension Observed {
-  /// Records a read of every field, when someone tracks.
+  /// Records a read of every field, when someone tracks; says whether it is anchored (made
+  /// through a holder). The fields' values are then read by their own conformances, which must
+  /// be anchored too (`anchoringReads`), as the fields' accessors would anchor them.
   @inlinable
-  func recordWholeRead() {
-    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { _extent.recordAccess(.any, nil) }
+  func recordWholeRead() -> Bool {
+    guard _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) else { return false }
+    return _extent.recordAccess(.any, nil)
   }
 }
 
 extension Observed: Equatable where Fields: Equatable {
   @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.recordWholeRead()
-    rhs.recordWholeRead()
-    return lhs._value == rhs._value
+    let (left, right) = (lhs.recordWholeRead(), rhs.recordWholeRead())
+    return left || right ? anchoringReads { lhs._value == rhs._value } : lhs._value == rhs._value
   }
 }
 
 extension Observed: Hashable where Fields: Hashable {
   @inlinable
   public func hash(into hasher: inout Hasher) {
-    recordWholeRead()
-    hasher.combine(_value)
+    if recordWholeRead() { anchoringReads { hasher.combine(_value) } } else { hasher.combine(_value) }
   }
 }
 
@@ -227,8 +228,7 @@ extension Observed: Sendable where Fields: Sendable {}
 
 extension Observed: Encodable where Fields: Encodable {
   public func encode(to encoder: any Encoder) throws {
-    recordWholeRead()
-    try _value.encode(to: encoder)
+    if recordWholeRead() { try anchoringReads { try _value.encode(to: encoder) } } else { try _value.encode(to: encoder) }
   }
 }
 
@@ -238,7 +238,7 @@ extension Observed: Decodable where Fields: Decodable {
 
 extension Observed: CustomReflectable {
   public var customMirror: Mirror {
-    recordWholeRead()
+    _ = recordWholeRead()
     return Mirror(reflecting: _value)
   }
 }

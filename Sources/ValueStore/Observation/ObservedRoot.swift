@@ -147,6 +147,16 @@ func recordHolderRead<Fields, T>(
   }
 }
 
+/// Runs `body` with its reads anchored (the nested values a comparison, a hash or an encoding of
+/// a holder's value reads).
+@usableFromInline
+func anchoringReads<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  let context = ThreadContext.current
+  context.anchorDepth += 1
+  defer { context.anchorDepth -= 1 }
+  return try body()
+}
+
 /// Marks `value`, read through a holder, as the holder's — if this thread records reads (an
 /// anchor set for nothing would make a later bare copy's own reads look anchored).
 @usableFromInline
