@@ -14,7 +14,8 @@ import Synchronization
 /// - Sending is never recursive: an action sent while another is processed (by `.send`, an
 ///   observer or an effect) is queued and processed after it, in order.
 /// - Observers are notified once per `send`, after the reducer and every action it sent
-///   synchronously, and see the final state.
+///   synchronously, and see the final state. An action an observer sends is a new round, after
+///   which observers are notified again.
 /// - Reads through the store (`store.count`, `store.withState { … }`) belong to the store: copies of
 ///   its state taken out and mutated never notify its observers.
 /// - Effects are cancelled when the store and its child stores are released.
