@@ -199,19 +199,25 @@ extension Observed {
 // run in turn.
 
 extension Observed {
-  /// Records a read of every field, when someone tracks; says whether it is anchored (made
-  /// through a holder). The fields' values are then read by their own conformances, which must
-  /// be anchored too (`anchoringReads`), as the fields' accessors would anchor them.
-  @inlinable
+  /// Records a read of every field; says whether it is anchored (made through a holder). The
+  /// fields' values are then read by their own conformances, which must be anchored too
+  /// (`anchoringReads`), as the fields' accessors would anchor them. Callers test
+  /// `openTrackingScopes` first, so that an untracked comparison stays a plain one.
+  @usableFromInline
   func recordWholeRead() -> Bool {
-    guard _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) else { return false }
-    return _extent.recordAccess(.any, nil)
+    _extent.recordAccess(.any, nil)
   }
 }
 
 extension Observed: Equatable where Fields: Equatable {
   @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedEquals(lhs, rhs) }
+    return lhs._value == rhs._value
+  }
+
+  @inlinable @inline(never)
+  static func trackedEquals(_ lhs: Self, _ rhs: Self) -> Bool {
     let (left, right) = (lhs.recordWholeRead(), rhs.recordWholeRead())
     return left || right ? anchoringReads { lhs._value == rhs._value } : lhs._value == rhs._value
   }
@@ -220,7 +226,11 @@ extension Observed: Equatable where Fields: Equatable {
 extension Observed: Hashable where Fields: Hashable {
   @inlinable
   public func hash(into hasher: inout Hasher) {
-    if recordWholeRead() { anchoringReads { hasher.combine(_value) } } else { hasher.combine(_value) }
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0), recordWholeRead() {
+      anchoringReads { hasher.combine(_value) }
+    } else {
+      hasher.combine(_value)
+    }
   }
 }
 
@@ -228,7 +238,11 @@ extension Observed: Sendable where Fields: Sendable {}
 
 extension Observed: Encodable where Fields: Encodable {
   public func encode(to encoder: any Encoder) throws {
-    if recordWholeRead() { try anchoringReads { try _value.encode(to: encoder) } } else { try _value.encode(to: encoder) }
+    if openTrackingScopes.load(ordering: .relaxed) != 0, recordWholeRead() {
+      try anchoringReads { try _value.encode(to: encoder) }
+    } else {
+      try _value.encode(to: encoder)
+    }
   }
 }
 
@@ -238,7 +252,7 @@ extension Observed: Decodable where Fields: Decodable {
 
 extension Observed: CustomReflectable {
   public var customMirror: Mirror {
-    _ = recordWholeRead()
+    if openTrackingScopes.load(ordering: .relaxed) != 0 { _ = recordWholeRead() }
     return Mirror(reflecting: _value)
   }
 }
