@@ -218,8 +218,10 @@ extension Observed: Equatable where Fields: Equatable {
 
   @inlinable @inline(never)
   static func trackedEquals(_ lhs: Self, _ rhs: Self) -> Bool {
+    // Nested reads are anchored only when both sides are a holder's: anchoring a bare side's
+    // would lose its own changes; not anchoring a holder's side may over-notify (S11).
     let (left, right) = (lhs.recordWholeRead(), rhs.recordWholeRead())
-    return left || right ? anchoringReads { lhs._value == rhs._value } : lhs._value == rhs._value
+    return left && right ? anchoringReads { lhs._value == rhs._value } : lhs._value == rhs._value
   }
 }
 

@@ -9,6 +9,12 @@ final class Observer: @unchecked Sendable {
   var extents: [(extent: Unmanaged<Extent>, registrations: Int)] = []
   /// Guarded by ``registry``.
   var isActive = true
+  /// While its tracking closure still runs (its reads before a mutation were registered early, see
+  /// `registerPendingReads`): a change then is held, and heard once the closure ends, on its
+  /// thread — never in the middle of it, nor on another thread while it runs. Guarded by
+  /// ``registry``.
+  var isTracking = false
+  var heldKeyPaths: [AnyKeyPath]?
 
   init(onChange: @escaping @Sendable (ObservationChange) -> Void) {
     self.onChange = onChange
@@ -38,6 +44,16 @@ final class Observer: @unchecked Sendable {
     }
     extents.removeAll()
     garbage.append(self)
+  }
+
+  /// Holds a change that arrives while its closure runs (see `isTracking`); false if it does not
+  /// run. Requires the registry lock.
+  func hold(_ keyPath: AnyKeyPath?) -> Bool {
+    guard isTracking else { return false }
+    var held = heldKeyPaths ?? []
+    if let keyPath, !held.contains(keyPath) { held.append(keyPath) }
+    heldKeyPaths = held
+    return true
   }
 
   /// Moves its registrations on `old` to `new`, which has none of them (a table taken whole).
@@ -126,7 +142,7 @@ func fire(_ deliveries: [Delivery]) {
   if deliveries.count == 1, let delivery = deliveries.first {
     // The common case, without the bookkeeping below.
     let fresh = withRegistry { garbage -> Bool in
-      guard delivery.observer.isActive else { return false }
+      guard delivery.observer.isActive, !delivery.observer.hold(delivery.keyPath) else { return false }
       delivery.observer.deactivate(&garbage)
       return true
     }
@@ -151,8 +167,13 @@ func fire(_ deliveries: [Delivery]) {
     }
   }
   let fresh = withRegistry { garbage in
-    order.map { observer -> Bool in
+    order.enumerated().map { offset, observer -> Bool in
       guard observer.isActive else { return false }
+      if observer.isTracking {
+        _ = observer.hold(nil)  // held even when no key path names the change (an identity)
+        for keyPath in keyPaths[offset] { _ = observer.hold(keyPath) }
+        return false
+      }
       observer.deactivate(&garbage)
       return true
     }

@@ -20,6 +20,8 @@ final class ThreadContext {
   @exclusivity(unchecked) var scope: TrackingScope?
   /// The scope set aside while observers fire (see `startFiring`).
   var scopeWhileFiring: TrackingScope?
+  /// The scope `untracked` set aside (see `registerPendingReads`).
+  var parkedScope: TrackingScope?
   /// Finished scopes kept for reuse (one per nesting level ever reached).
   var spareScopes: [TrackingScope] = []
   /// Nesting depth of open transactions (`withTransaction`, holder mutations); 0 when none.

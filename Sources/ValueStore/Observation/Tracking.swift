@@ -10,10 +10,9 @@ final class TrackingScope {
   /// the closure ends (see `ThreadContext.registerPendingReads`).
   var outer: TrackingScope?
   var onChange: (@Sendable (ObservationChange) -> Void)?
-  /// The observer of the reads registered so far, and which they were; nil and empty until the
-  /// closure mutates a holder (the usual case: everything is registered at its end).
+  /// The observer of the reads registered so far; nil until the closure mutates a holder (the
+  /// usual case: everything is registered at its end).
   var observer: Observer?
-  private var registered: Set<AccessKey> = []
 
   func record(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool) {
     let access = (ObjectIdentifier(extent), key, keyPath.map(ObjectIdentifier.init), anchored)
@@ -28,21 +27,21 @@ final class TrackingScope {
     last = nil
   }
 
-  /// The accesses to register now, without repeats and without those registered before; the
-  /// scope keeps none of them.
+  /// The accesses to register now, without repeats; the scope keeps none of them.
   func takePending() -> [Access] {
-    var pending = distinctAccesses()
-    if !registered.isEmpty { pending.removeAll { registered.contains(AccessKey($0)) } }
-    if observer != nil { registered.formUnion(pending.lazy.map(AccessKey.init)) }
+    let pending = distinctAccesses()
     accesses.removeAll(keepingCapacity: true)
     last = nil
     return pending
   }
 
   /// Registers this scope's pending reads before its closure ends; returns them (they are the
-  /// enclosing scope's reads too).
+  /// enclosing scope's reads too). Its observer holds what it hears until the closure ends.
   func registerPending() -> [Access] {
-    if observer == nil { observer = Observer(onChange: onChange!) }
+    if observer == nil {
+      observer = Observer(onChange: onChange!)
+      observer!.isTracking = true
+    }
     let pending = takePending()
     deliver(register(observer!, for: pending))
     return pending
@@ -52,7 +51,6 @@ final class TrackingScope {
     accesses.removeAll(keepingCapacity: true)
     last = nil
     (outer, onChange, observer) = (nil, nil, nil)
-    registered.removeAll()
   }
 }
 
@@ -64,7 +62,7 @@ extension ThreadContext {
   /// forever).
   func registerPendingReads() {
     var carried: [Access] = []
-    var scope = self.scope
+    var scope = self.scope ?? parkedScope
     while let current = scope {
       current.record(contentsOf: carried)
       carried = current.registerPending()
@@ -75,17 +73,20 @@ extension ThreadContext {
 
 /// Registers `observer` for `accesses` (distinct, grouped by extent) and returns the deliveries
 /// of the reads whose extent moved on since (a change landed in between: the observer hears it).
-/// Nothing for an observer that fired already.
-private func register(_ observer: Observer, for accesses: [Access]) -> [Delivery] {
+/// Nothing for an observer that fired already. `later`: registrations were made before (a
+/// closure that mutated): a read registered then, on the same extent or on the one its
+/// registration moved to, is not registered twice.
+private func register(_ observer: Observer, for accesses: [Access], later: Bool = false) -> [Delivery] {
   guard !accesses.isEmpty else { return [] }
   return withRegistry { _ -> [Delivery] in
     guard observer.isActive else { return [] }
     // A first registration lists each extent once, in order; a later one looks them up.
-    let first = observer.extents.isEmpty
+    let first = !later && observer.extents.isEmpty
     var previous: Extent?
     var missed: [Delivery] = []
     for access in accesses {
       if !first {
+        if access.extent.registrations.contains(observer, key: access.key) { continue }
         observer.didRegister(on: access.extent)
       } else {
         if access.extent !== previous { observer.extents.append((.passUnretained(access.extent), 0)) }
@@ -177,15 +178,34 @@ func track<T, E: Error>(
     scope.reset()
     context.spareScopes.append(scope)
   }
-  let result = try apply()
+  let result: T
+  do {
+    result = try apply()
+  } catch {
+    // Nothing it read may call it: an observer registered early is withdrawn.
+    if let observer = scope.observer { withRegistry { garbage in observer.deactivate(&garbage) } }
+    throw error
+  }
   outer?.record(contentsOf: scope.accesses)
   let pending = scope.takePending()
-  guard !pending.isEmpty || scope.observer != nil else { return (result, nil) }
-  let observer = scope.observer ?? Observer(onChange: onChange)
-  // A change landed between a read and now (another thread, or `apply` itself mutating what it
-  // read): it happened after the read, so the observer hears it.
-  deliver(register(observer, for: pending))
-  return (result, observer)
+  guard let early = scope.observer else {
+    guard !pending.isEmpty else { return (result, nil) }
+    let observer = Observer(onChange: onChange)
+    // A change landed between a read and now (another thread, or `apply` itself mutating what it
+    // read): it happened after the read, so the observer hears it.
+    deliver(register(observer, for: pending))
+    return (result, observer)
+  }
+  var missed = register(early, for: pending, later: true)
+  // What it heard while the closure ran, heard now.
+  let held = withRegistry { _ -> [AnyKeyPath]? in
+    early.isTracking = false
+    defer { early.heldKeyPaths = nil }
+    return early.isActive ? early.heldKeyPaths : nil
+  }
+  if let held { missed.append(contentsOf: held.isEmpty ? [Delivery(observer: early, keyPath: nil)] : held.map { Delivery(observer: early, keyPath: $0) }) }
+  deliver(missed)
+  return (result, early)
 }
 
 extension TrackingScope {
@@ -228,11 +248,14 @@ struct AccessKey: Hashable {
 /// ```
 public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
   let context = ThreadContext.current
-  let outer = context.scope
+  let (outer, parked) = (context.scope, context.parkedScope)
+  // Parked, not gone: a holder mutation inside still registers its reads first.
+  if let outer { context.parkedScope = outer }
   context.scope = nil
   context.untrackedDepth += 1
   defer {
     context.scope = outer
+    context.parkedScope = parked
     context.untrackedDepth -= 1
   }
   return try body()
