@@ -179,7 +179,7 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   // before the mutation changes them (`registerPendingReads`); the body's reads (a reducer's, a
   // `mutate` body's, on the value it receives) are not theirs at all.
   let scope = context.scope
-  if scope != nil || context.parkedScope != nil { context.registerPendingReads() }
+  if !context.openScopes.isEmpty { context.registerPendingReads() }
   context.scope = nil
   context.untrackedDepth += 1
   defer {

@@ -20,8 +20,9 @@ final class ThreadContext {
   @exclusivity(unchecked) var scope: TrackingScope?
   /// The scope set aside while observers fire (see `startFiring`).
   var scopeWhileFiring: TrackingScope?
-  /// The scope `untracked` set aside (see `registerPendingReads`).
-  var parkedScope: TrackingScope?
+  /// Every open tracking scope on this thread, outermost first, including those `untracked` or a
+  /// firing observer set aside (see `registerPendingReads`).
+  var openScopes: [TrackingScope] = []
   /// Finished scopes kept for reuse (one per nesting level ever reached).
   var spareScopes: [TrackingScope] = []
   /// Nesting depth of open transactions (`withTransaction`, holder mutations); 0 when none.

@@ -61,12 +61,12 @@ extension ThreadContext {
   /// mutation and fire whatever it changed (an `observe` body sending what it had not read re-ran
   /// forever).
   func registerPendingReads() {
-    var carried: [Access] = []
-    var scope = self.scope ?? parkedScope
-    while let current = scope {
-      current.record(contentsOf: carried)
-      carried = current.registerPending()
-      scope = current.outer
+    // Every open scope on this thread, innermost first — also those `untracked` or a firing
+    // observer set aside; an inner scope's reads are its enclosing call's too (`outer`), and reach
+    // it before its own turn.
+    for scope in openScopes.reversed() {
+      let pending = scope.registerPending()
+      scope.outer?.record(contentsOf: pending)
     }
   }
 }
@@ -171,9 +171,11 @@ func track<T, E: Error>(
   let scope = context.spareScopes.popLast() ?? TrackingScope()
   (scope.outer, scope.onChange) = (outer, onChange)
   context.scope = scope
+  context.openScopes.append(scope)
   openTrackingScopes.add(1, ordering: .relaxed)
   defer {
     openTrackingScopes.subtract(1, ordering: .relaxed)
+    context.openScopes.removeLast()
     context.scope = outer
     scope.reset()
     context.spareScopes.append(scope)
@@ -182,8 +184,10 @@ func track<T, E: Error>(
   do {
     result = try apply()
   } catch {
-    // Nothing it read may call it: an observer registered early is withdrawn.
+    // Nothing it read may call it: an observer registered early is withdrawn. What it read is
+    // still the enclosing call's, as its reads before a mutation already are.
     if let observer = scope.observer { withRegistry { garbage in observer.deactivate(&garbage) } }
+    outer?.record(contentsOf: scope.accesses)
     throw error
   }
   outer?.record(contentsOf: scope.accesses)
@@ -248,14 +252,11 @@ struct AccessKey: Hashable {
 /// ```
 public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
   let context = ThreadContext.current
-  let (outer, parked) = (context.scope, context.parkedScope)
-  // Parked, not gone: a holder mutation inside still registers its reads first.
-  if let outer { context.parkedScope = outer }
+  let outer = context.scope
   context.scope = nil
   context.untrackedDepth += 1
   defer {
     context.scope = outer
-    context.parkedScope = parked
     context.untrackedDepth -= 1
   }
   return try body()
