@@ -80,6 +80,9 @@ final class ObservationLoop: @unchecked Sendable {
 /// `apply` runs on the thread that made the change, after it (at the end of a transaction inside
 /// one). Capture what it reads weakly or through the token's owner: the subscription itself keeps
 /// nothing alive but `apply`.
+///
+/// `apply` may itself mutate or send ("if this, send that"): it runs again only if that changed
+/// something it had read, once it has returned.
 public func observe(_ apply: @escaping @Sendable () -> Void) -> ObservationToken {
   let loop = ObservationLoop(apply)
   loop.run()

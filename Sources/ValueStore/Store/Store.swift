@@ -144,7 +144,8 @@ public final class Store<State, Action: Sendable>: Observable {
   /// released. See ``observe(_:)``.
   ///
   /// `apply` always runs on the main actor: a change made on another thread to something else it
-  /// reads (an ``ObservedRoot`` mutated in the background) re-runs it there, asynchronously.
+  /// reads (an ``ObservedRoot`` mutated in the background) re-runs it there, asynchronously. It may
+  /// send: it runs again only if the send changed something it had read, once it has returned.
   public func observe(_ apply: @escaping @MainActor () -> Void) -> ObservationToken {
     let loop = ObservationLoop({ MainActor.assumeIsolated(apply) }, hop: { round in onMainActor(round) })
     loop.run()
