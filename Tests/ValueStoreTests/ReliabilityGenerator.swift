@@ -83,7 +83,8 @@ struct RelGenerator {
     case 60..<68: return .editCopy(r.int(0...RelCopies.slots - 1), editStep(&r))
     case 68..<72: return .thaw(r.int(0...RelCopies.snapshotSlots - 1), editStep(&r))
     case 72..<74: return .dropCopy(r.int(0...RelCopies.slots - 1))
-    case 74..<96: return .track(observer(&r))
+    case 74..<92: return .track(observer(&r))
+    case 92..<96: return .peek(path(&r))
     default: return .cancel(r.int(0...3))
     }
   }
@@ -104,7 +105,8 @@ struct RelGenerator {
       mutatesWhenNotified: loops && !isLoop && r.chance(20), viaObservation: viaObservation,
       // Not under Apple's tracking: it installs its observers after the closure (a change made in
       // it is missed, as on Apple's own models), and records what anything reads meanwhile.
-      writesWhileReading: loops && !isLoop && !viaObservation && r.chance(15) ? step(&r) : nil)
+      writesWhileReading: loops && !isLoop && !viaObservation && r.chance(15) ? step(&r) : nil,
+      untrackedPath: r.chance(15) ? path(&r) : nil)
   }
 
   func path(_ r: inout RelRandom) -> RelPath {

@@ -28,10 +28,14 @@ struct RelObserverSpec: Hashable, Sendable, CustomStringConvertible {
   /// `observe` body sending an action): it hears what that changed of what it read, nothing else.
   /// Holders and stores only.
   var writesWhileReading: RelStep?
+  /// A path read first, inside `untracked`: it is not the observer's (Observation must not record
+  /// it either, although a store's field asks it through its own key path).
+  var untrackedPath: RelPath?
 
   var description: String {
     let write = writesWhileReading.map { "; mutate { \($0) }" } ?? ""
-    return "\(captures ? "capturing " : "")\(isLoop ? "observe" : viaObservation ? "withObservationTracking" : "withTracking") \(style) { "
+    let skipped = untrackedPath.map { "untracked { \($0) }; " } ?? ""
+    return "\(captures ? "capturing " : "")\(isLoop ? "observe" : viaObservation ? "withObservationTracking" : "withTracking") \(style) { \(skipped)"
       + "\(paths.map(\.description).joined(separator: ", "))\(write) }\(mutatesWhenNotified ? " onChange: mutate { }" : "")"
   }
 }
@@ -70,6 +74,9 @@ enum RelOp: Hashable, Sendable, CustomStringConvertible {
   case track(RelObserverSpec)
   /// Cancels the n-th `observe` subscription (modulo their number).
   case cancel(Int)
+  /// Reads a path outside any tracking (an action handler, a log line): it must not subscribe,
+  /// and it closes a stale Observation window, so that the next reads take their fast path.
+  case peek(RelPath)
 
   var description: String {
     switch self {
@@ -85,6 +92,7 @@ enum RelOp: Hashable, Sendable, CustomStringConvertible {
     case let .dropCopy(k): "copies[\(k)] = nil"
     case let .track(spec): "\(spec)"
     case let .cancel(n): "cancel observe #\(n)"
+    case let .peek(path): "_ = \(path)"
     }
   }
 

@@ -114,6 +114,8 @@ struct RelRunner {
       case let .copyOut(k, part):
         world.copies[k] = world.state.copy(part)
         target.env.copies[k] = target.current.copy(part)
+      case let .peek(path):
+        target.peek(path)
       case let .dropCopy(k):
         world.copies[k] = MCopy()
         target.env.copies[k] = RelCopy()

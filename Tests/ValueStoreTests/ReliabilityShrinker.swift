@@ -66,6 +66,11 @@ extension RelOp {
           return .track(smaller)
         }
       }
+      if spec.untrackedPath != nil {
+        var smaller = spec
+        smaller.untrackedPath = nil
+        result.append(.track(smaller))
+      }
       if spec.isLoop {
         var once = spec
         once.isLoop = false

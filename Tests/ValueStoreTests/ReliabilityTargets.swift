@@ -13,6 +13,8 @@ protocol RelTarget: AnyObject {
   func mutate(_ steps: [RelStep])
   /// Runs the groups as one transaction; `beforeEnd` runs inside it, after the last group.
   func transaction(_ groups: [[RelStep]], beforeEnd: () -> Void)
+  /// Reads `path` through the target's accessors, outside any tracking.
+  func peek(_ path: RelPath)
   /// Installs an observer; returns what it read, and the token of an `observe` loop.
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?)
 }
@@ -63,12 +65,15 @@ final class RelHolderTarget: RelTarget {
     }
   }
 
+  func peek(_ path: RelPath) { _ = path.read(RelRootFields(root)) }
+
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
     let (root, env) = (root, env)
     let read: @Sendable () -> [String] = {
       defer {
         if let step = spec.writesWhileReading { root.mutate { step.apply(to: &$0, env) } }
       }
+      if let path = spec.untrackedPath { _ = untracked { path.read(RelRootFields(root)) } }
       if spec.style == .chain {
         let fields = RelRootFields(root)
         return spec.paths.map { $0.read(fields) }
@@ -127,10 +132,13 @@ final class RelBareTarget: RelTarget {
     }
   }
 
+  func peek(_ path: RelPath) { _ = path.read(RelRootFields(state)) }
+
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
     let captured = relCapture(spec, state)
     let read = withTracking {
       let fields = RelRootFields(state)
+      if let path = spec.untrackedPath { _ = untracked { path.read(fields) } }
       return spec.paths.map { $0.read(fields) }
     } onChange: { _ in
       _ = captured
@@ -187,12 +195,15 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
     MainActor.assumeIsolated { _ = store.send(.batch(groups)) }
   }
 
+  func peek(_ path: RelPath) { MainActor.assumeIsolated { _ = path.read(Self.chainFields(store)) } }
+
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
     MainActor.assumeIsolated {
       let reader = reader(spec)
       let store = store
       let read: @MainActor () -> [String] = {
         defer { if let step = spec.writesWhileReading { _ = store.send(.steps([step])) } }
+        if let path = spec.untrackedPath { _ = untracked { path.read(Self.chainFields(store)) } }
         return reader()
       }
       let captured = relCapture(spec, store.currentState)
@@ -216,19 +227,25 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
     }
   }
 
+  /// The store's fields read one by one through its accessors (`store.count`).
+  @MainActor
+  private static func chainFields(_ store: Store<RelState, RelAction>) -> RelRootFields {
+    RelRootFields(
+      count: { MainActor.assumeIsolated { store.count } }, isEven: { MainActor.assumeIsolated { store.isEven } },
+      name: { MainActor.assumeIsolated { store.name } }, child: { MainActor.assumeIsolated { store.child } },
+      childCountViaFields: { MainActor.assumeIsolated { store.childCountViaFields } },
+      optional: { MainActor.assumeIsolated { store.optional } }, mode: { MainActor.assumeIsolated { store.mode } },
+      rows: { MainActor.assumeIsolated { store.rows } },
+      maybeMode: { MainActor.assumeIsolated { store.maybeMode } })
+  }
+
   @MainActor
   private func reader(_ spec: RelObserverSpec) -> @MainActor () -> [String] {
     let store = store
     switch spec.style {
     case .chain:
       return {
-        let fields = RelRootFields(
-          count: { MainActor.assumeIsolated { store.count } }, isEven: { MainActor.assumeIsolated { store.isEven } },
-          name: { MainActor.assumeIsolated { store.name } }, child: { MainActor.assumeIsolated { store.child } },
-          childCountViaFields: { MainActor.assumeIsolated { store.childCountViaFields } },
-          optional: { MainActor.assumeIsolated { store.optional } }, mode: { MainActor.assumeIsolated { store.mode } },
-          rows: { MainActor.assumeIsolated { store.rows } },
-          maybeMode: { MainActor.assumeIsolated { store.maybeMode } })
+        let fields = Self.chainFields(store)
         return spec.paths.map { $0.read(fields) }
       }
     case .anchored:

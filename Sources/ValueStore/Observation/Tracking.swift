@@ -119,14 +119,17 @@ extension Extent {
   /// is anchored (made through a holder, or `anchoredBy` one): then a child value read from this
   /// field is anchored too (`_anchor()`), so reads made on it afterwards belong to the holder. A
   /// read that finds Observation stopped tracking (a stale bridge window, no scope of ours)
-  /// records nothing and anchors nothing.
+  /// records nothing and anchors nothing. `bridging` is false when the caller tells Apple's
+  /// Observation itself (a holder's field, see FieldBridges.swift).
   @usableFromInline @inline(never) @discardableResult
-  func recordAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchoredBy holder: Bool = false) -> Bool {
+  func recordAccess(
+    _ key: FieldKey, _ keyPath: AnyKeyPath?, anchoredBy holder: Bool = false, bridging: Bool = true
+  ) -> Bool {
     let context = ThreadContext.current
     guard context.isRecording else { return false }
     let anchored = holder || context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
     context.scope?.record(self, key, keyPath, anchored: anchored)
-    if context.bridgeWindow {
+    if bridging, context.bridgeWindow {
       bridgeAccess(key, keyPath, anchored: anchored, context)
       if !context.isRecording { return false }
     }
@@ -255,7 +258,11 @@ public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
   let outer = context.scope
   context.scope = nil
   context.untrackedDepth += 1
+  // Counted as a scope, so that reads inside take their slow path, which sees this depth: a
+  // store's field read asks Observation through the field's own key path, which it would record.
+  openTrackingScopes.add(1, ordering: .relaxed)
   defer {
+    openTrackingScopes.subtract(1, ordering: .relaxed)
     context.scope = outer
     context.untrackedDepth -= 1
   }

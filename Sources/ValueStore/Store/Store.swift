@@ -30,6 +30,9 @@ public final class Store<State, Action: Sendable>: Observable {
   @usableFromInline let root: StateBox<State>?
   /// The root's state, read without touching the box (see `StateBox`).
   @usableFromInline let rootStorage: UnsafeMutablePointer<RootState<State>>?
+  /// A root store's fields as Apple's Observation sees them (FieldBridges.swift); made at the
+  /// first read it tracks. Main actor only, like the store (no dynamic exclusivity check).
+  @exclusivity(unchecked) @usableFromInline var fieldBridges: FieldBridges?
   var children: [AnyHashable: AnyObject] = [:]
 
   init(core: any StoreCore<State, Action>, root: StateBox<State>? = nil) {
@@ -159,25 +162,30 @@ extension Store where State: ObservableState {
   ///
   /// A root store's read is inlined at the call site, where the key path is a literal and its
   /// projection folds to a field load; recording a tracked read is a call. (Applied at run time,
-  /// the key path alone costs more than the whole untracked read.)
+  /// the key path alone costs more than the whole untracked read.) Untracked, Apple's Observation
+  /// is asked through the field's own key path once it has one (FieldBridges.swift).
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
     @inline(__always) get {
       guard let rootStorage else { return scopedField(keyPath) }
-      if _slowPath(rootStorage.pointee.isTracked) { return trackedField(keyPath) }
+      if _slowPath(rootStorage.pointee.isReducing) { RootState<State>.readInsideReducer() }
+      if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: false) }
+      if fieldBridges?.access(FieldKey.field(keyPath)) != true { TrackingProbe.check() }
+      if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: true) }
       return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
     }
   }
 
   /// A tracked read of a root store's field: a stored field is loaded here and recorded by a call;
   /// a computed property of `Fields` (key `.any`), which reads other values, runs inside the
-  /// holder's anchoring, after Observation was asked whether it tracks.
+  /// holder's anchoring, after Observation was asked whether it tracks. `accessed`: Observation
+  /// was asked on this read already.
   @inlinable @inline(__always)
-  func trackedField<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
+  func trackedField<T>(_ keyPath: KeyPath<State.Fields, T>, accessed: Bool) -> T {
     let key = FieldKey.field(keyPath)
     if key == .any { return trackedComputedField(keyPath) }
     let value = rootStorage!.pointee.state._$fields._value[keyPath: keyPath]
-    recordRead(keyPath, key, value)
+    recordRead(keyPath, key, value, accessed: accessed)
     return value
   }
 
@@ -215,8 +223,8 @@ extension Store where State: ObservableState {
   /// Records a tracked read of a root store's field. Inlinable, so that it is specialized where
   /// it is called; never inlined, so that the read stays small.
   @inlinable @inline(never)
-  func recordRead<T>(_ keyPath: KeyPath<State.Fields, T>, _ key: FieldKey, _ value: T) {
+  func recordRead<T>(_ keyPath: KeyPath<State.Fields, T>, _ key: FieldKey, _ value: T, accessed: Bool) {
     guard let rootStorage else { return }
-    recordHolderRead(rootStorage.pointee.state._$fields, keyPath, key, value)
+    recordBridgedHolderRead(rootStorage.pointee.state._$fields, keyPath, key, value, &fieldBridges, accessed: accessed)
   }
 }

@@ -1,0 +1,137 @@
+import Observation
+
+// A holder's top-level fields as Apple's Observation sees them: like an `@Observable` class's
+// properties, one registrar for the holder and one key path per field.
+//
+// - **Why, beside the window's bridges** (ObservationBridge.swift): a read under Apple's tracking
+//   there records two registrars, the probe's and the field bridge's, and Apple installs and
+//   cancels its observer on each at every round; that structure alone cost 1.8× Apple's whole
+//   "change, notify, re-track" round. The holder knows its own fields, so a read of one accesses
+//   the field's key path directly: it tells us Apple is tracking (its argument is a detector, as
+//   the probe's is) and records the field at once. One registrar, one key path per field read.
+// - **Arming** is as for the window's bridges: a one-shot observer of the field, registered
+//   anchored on the extent the holder's value has at the read (forks carry it), re-armed by the
+//   first bridged read after it fired.
+// - **Threads.** A holder serializes everything here: a store runs on the main actor, and so do its
+//   reads and the changes that fire its observers.
+
+/// The Apple-visible fields of one holder (see above).
+@usableFromInline
+final class FieldBridges: Observable, @unchecked Sendable {
+  @usableFromInline let registrar = ObservationRegistrar()
+  /// By field offset: 1 + the field's index in `fields`, or 0 when it has none yet.
+  @usableFromInline var slots: [UInt16] = []
+  @usableFromInline var fields: [Field] = []
+
+  @usableFromInline
+  struct Field {
+    @usableFromInline let keyPath: KeyPath<FieldBridges, Void>
+    /// A one-shot observer of the field is registered (and has not fired).
+    var isArmed = false
+  }
+
+  @usableFromInline init() {}
+
+  subscript(field _: BridgedField) -> Void { () }
+
+  /// The index of `key`'s field, if it has one.
+  @inlinable
+  func index(of key: FieldKey) -> Int? {
+    guard key >= 0, key < slots.count else { return nil }
+    let slot = Int(slots[key])
+    return slot == 0 ? nil : slot - 1
+  }
+
+  /// Tells Apple's Observation, if it tracks on this thread, that `key` was read; false if the
+  /// field has no key path yet (the caller asks the probe instead). Untracked, this is Apple's
+  /// own check.
+  @inlinable
+  func access(_ key: FieldKey) -> Bool {
+    guard let index = index(of: key) else { return false }
+    registrar.access(self, keyPath: fields[index].keyPath)
+    return true
+  }
+
+  /// The index of `key`'s field, made on first use.
+  func field(_ key: FieldKey) -> Int {
+    if let index = index(of: key) { return index }
+    precondition(fields.count < Int(UInt16.max), "FieldBridges: more fields than a struct can have")
+    fields.append(Field(keyPath: \FieldBridges.[field: BridgedField(key: key)]))
+    if slots.count <= key { slots += repeatElement(0, count: key + 1 - slots.count) }
+    slots[key] = UInt16(fields.count)
+    return fields.count - 1
+  }
+
+  /// Registers a one-shot observer of the field at `index` (offset `key`, `keyPath` into the
+  /// holder's fields) on `extent`, the holder's value's, unless one is registered.
+  func arm(_ index: Int, key: FieldKey, keyPath: AnyKeyPath, on extent: Extent) {
+    guard !fields[index].isArmed else { return }
+    fields[index].isArmed = true
+    let observer = Observer { [self] _ in fire(index) }
+    withRegistry { _ in
+      observer.extents.append((.passUnretained(extent), 1))
+      extent.register(observer, key: key, keyPath: keyPath, anchored: true)
+    }
+  }
+
+  private func fire(_ index: Int) {
+    fields[index].isArmed = false
+    registrar.withMutation(of: self, keyPath: fields[index].keyPath) {}
+  }
+}
+
+/// A field of a holder in Apple's key paths. Hashing it is how Apple's Observation tells us it is
+/// tracking on this thread (as `TrackingDetector` does for the probe).
+@usableFromInline
+struct BridgedField: Hashable, Sendable {
+  let key: FieldKey
+
+  @usableFromInline func hash(into hasher: inout Hasher) {
+    ThreadContext.withCurrent { $0.appleIsTracking() }
+    hasher.combine(key)
+  }
+}
+
+/// Records a tracked read of the top-level field `key` of a holder whose value's fields are
+/// `fields`, bridging it to Apple's Observation through the holder's `bridges` (made on first
+/// use). `accessed`: the caller already accessed the field's key path, or the probe, on this read.
+@inlinable
+func recordBridgedHolderRead<Fields, T>(
+  _ fields: borrowing Observed<Fields>, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T,
+  _ bridges: inout FieldBridges?, accessed: Bool
+) {
+  if bridgeHolderRead(fields._extent, keyPath, key, &bridges, accessed: accessed) {
+    fields._extent.anchor()
+    FieldKind<T>.observable?._anchor(value)
+  }
+}
+
+/// `recordBridgedHolderRead`, less the anchoring of the value: whether the read was recorded.
+@usableFromInline @inline(never)
+func bridgeHolderRead(
+  _ extent: Extent, _ keyPath: AnyKeyPath, _ key: FieldKey, _ bridges: inout FieldBridges?, accessed: Bool
+) -> Bool {
+  let context = ThreadContext.current
+  // Did Apple's Observation see the field (or the probe) on this read? The detector says so; a
+  // flag left set by a hash outside tracking can only arm a field nobody recorded, never miss one.
+  if !accessed {
+    context.appleTrackingSeen = false
+    // Inside `untracked` the probe answers: Observation would record the field's key path.
+    if context.untrackedDepth > 0 || bridges?.access(key) != true { TrackingProbe.check() }
+  }
+  let seen = context.appleTrackingSeen
+  context.appleTrackingSeen = false
+  if !seen { context.closeBridgeWindow() }
+  let apple = seen && context.untrackedDepth == 0
+  // Our scopes; the window's bridge is not needed for this field: the holder's is used instead.
+  let recorded = extent.recordAccess(key, keyPath, anchoredBy: true, bridging: false)
+  guard apple else { return recorded }
+  let holderBridges = bridges ?? FieldBridges()
+  bridges = holderBridges
+  let hadField = holderBridges.index(of: key) != nil
+  let index = holderBridges.field(key)
+  holderBridges.arm(index, key: key, keyPath: keyPath, on: extent)
+  // A field new here was not accessed yet: the probe was.
+  if !hadField { _ = holderBridges.access(key) }
+  return true
+}

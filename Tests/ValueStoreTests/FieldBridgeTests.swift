@@ -1,0 +1,134 @@
+import Foundation
+import Observation
+import Testing
+@testable import ValueStore
+
+/// A root store's fields as Apple's Observation sees them (FieldBridges.swift): one registrar for
+/// the store, a key path per field read under Observation, re-armed round after round, carried
+/// through forks and root replacements, and never recorded inside `untracked`.
+@MainActor @Suite struct FieldBridgeTests {
+  typealias TestStore = Store<BridgeState, BridgeFeature.Action>
+
+  private func makeStore() -> TestStore { Store(initialState: BridgeState(), reducer: BridgeFeature()) }
+
+  /// A view re-rendering on each change: it tracks `read` again in its onChange.
+  private func view(_ store: TestStore, _ fired: FireCounter, _ read: @escaping @MainActor (TestStore) -> Void) {
+    let box = UncheckedStore(store)
+    withObservationTracking { read(store) } onChange: {
+      fired.tick()
+      MainActor.assumeIsolated { view(box.store, fired, read) }
+    }
+  }
+
+  @Test func aViewIsToldOfEveryChangeOfItsFieldsAndOfNothingElse() {
+    let store = makeStore()
+    let fired = FireCounter()
+    view(store, fired) { _ = ($0.count, $0.name) }
+    for round in 1...5 {
+      store.send(.edit { $0.count += 1 })
+      store.send(.edit { $0.child.count += 1 })
+      store.send(.edit { $0.name += "x" })
+      #expect(fired.count == 2 * round)
+    }
+  }
+
+  @Test func viewsReadingDifferentFieldsAreToldSeparately() {
+    let store = makeStore()
+    let (counts, names) = (FireCounter(), FireCounter())
+    view(store, counts) { _ = $0.count }
+    view(store, names) { _ = $0.name }
+    store.send(.edit { $0.name = "x" })
+    #expect(counts.count == 0)
+    #expect(names.count == 1)
+    store.send(.edit { $0.count += 1 })
+    #expect(counts.count == 1)
+    #expect(names.count == 1)
+  }
+
+  /// A snapshot of the state alive during the change (an undo history, a test's "before") forks
+  /// the store's value: the armed field is carried to the fork, and re-armed on it.
+  @Test func aSnapshotAliveDuringTheChangeDoesNotLoseTheView() {
+    let store = makeStore()
+    let fired = FireCounter()
+    view(store, fired) { _ = $0.count }
+    var snapshots: [BridgeState] = []
+    for round in 1...3 {
+      snapshots.append(store.currentState)
+      store.send(.edit { $0.count += 1 })
+      #expect(fired.count == round)
+    }
+    #expect(snapshots.map(\.count) == [0, 1, 2])
+  }
+
+  /// Replacing the whole state tells the view (its value was replaced), which reads the new value
+  /// and hears its changes.
+  @Test func replacingTheStateIsHeardAndTheNewValueObserved() {
+    let store = makeStore()
+    let fired = FireCounter()
+    view(store, fired) { _ = $0.count }
+    store.send(.edit { $0 = BridgeState() })
+    #expect(fired.count == 1)
+    store.send(.edit { $0.count += 1 })
+    #expect(fired.count == 2)
+  }
+
+  /// Once a field has a key path, an untracked read of it is asked of Observation through that
+  /// key path; inside `untracked` it must not be recorded.
+  @Test func aFieldReadInsideUntrackedIsNotRecordedOnceItHasAKeyPath() {
+    let store = makeStore()
+    withObservationTracking { _ = store.count } onChange: {}
+    #expect(store.fieldBridges?.index(of: FieldKey.field(\BridgeState.Fields.count)) != nil)
+    _ = store.count  // finds Observation gone: the next read is on the fast path
+    let fired = FireCounter()
+    withObservationTracking {
+      untracked { _ = store.count }
+      _ = store.name
+    } onChange: { fired.tick() }
+    store.send(.edit { $0.count += 1 })
+    #expect(fired.count == 0)
+    store.send(.edit { $0.name = "x" })
+    #expect(fired.count == 1)
+  }
+
+  /// Our own tracking makes no key paths for Observation: only reads it tracks do, one registrar
+  /// for the store and one key path per field.
+  @Test func onlyReadsObservationTracksMakeKeyPathsOneRegistrarPerStore() {
+    let store = makeStore()
+    let token = store.observe { _ = (store.count, store.name) }
+    _ = withTracking { store.child.count } onChange: { _ in }
+    #expect(store.fieldBridges == nil)
+    withObservationTracking { _ = (store.count, store.name, store.count) } onChange: {}
+    #expect(store.fieldBridges?.fields.count == 2)
+    token.cancel()
+  }
+
+  /// A read of a field made first while the window is open (another field opened it) is recorded
+  /// too, through its new key path.
+  @Test func eachFieldOfOneViewGetsItsKeyPath() {
+    let store = makeStore()
+    let fired = FireCounter()
+    view(store, fired) { _ = ($0.name, $0.count, $0.child.count) }
+    store.send(.edit { $0.count += 1 })
+    store.send(.edit { $0.child.count += 1 })
+    store.send(.edit { $0.name = "x" })
+    #expect(fired.count == 3)
+  }
+
+  /// A store and its armed fields go away with their last reference: nothing the bridge registers
+  /// keeps the store alive.
+  @Test func aStoreWithArmedFieldsIsReleased() {
+    weak var weakStore: TestStore?
+    do {
+      let store = makeStore()
+      weakStore = store
+      withObservationTracking { _ = (store.count, store.child.count) } onChange: {}
+    }
+    #expect(weakStore == nil)
+  }
+}
+
+/// Carries a main-actor store through Observation's `@Sendable` onChange.
+private struct UncheckedStore: @unchecked Sendable {
+  let store: Store<BridgeState, BridgeFeature.Action>
+  init(_ store: Store<BridgeState, BridgeFeature.Action>) { self.store = store }
+}
