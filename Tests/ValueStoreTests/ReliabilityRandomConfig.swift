@@ -48,7 +48,10 @@ func relRunRandomSequences(
     watchdog.progress()
     let ops = generator.sequence(seed: seed)
     guard let failure = runner.run(ops) else { continue }
-    if failure.kind == .spurious && reportedSpurious { continue }
+    // Once the known spurious case was reported, later ones of its shape are not shrunk again; a
+    // spurious notification of any other shape still fails (skipping every later spurious one hid
+    // new bugs behind the first known one).
+    if failure.kind == .spurious && reportedSpurious && (!exact || ops[failure.opIndex].isB6Shaped) { continue }
     let shrunk = runner.shrink(ops, failure)
     let listing = shrunk.ops.enumerated().map { "  \($0.offset). \($0.element)" }.joined(separator: "\n")
     let hex = "0x" + String(seed, radix: 16)
@@ -68,7 +71,9 @@ func relRunRandomSequences(
       // may over-notify while a copy is alive (S11), which the model cannot always see (a copy an
       // observer's closure captured).
       // The run goes on: every remaining sequence is still checked for lost notifications.
-      withKnownIssue("open spurious case (B6 family)", isIntermittent: true) { Issue.record(Comment(rawValue: report)) }
+      if !reportedSpurious {
+        withKnownIssue("open spurious case (B6 family)", isIntermittent: true) { Issue.record(Comment(rawValue: report)) }
+      }
       reportedSpurious = true
       continue
     }
