@@ -63,6 +63,8 @@ struct BridgeFeature: Reducer {
     let unrelated: Edit
     /// The same read through an `ObservedRoot`, where it has one.
     var rootRead: (@Sendable (ObservedRoot<BridgeState>) -> Void)?
+    /// A change of what it read made after `change` (which may not change it again).
+    var again: Edit?
   }
 
   nonisolated static let shapes: [Shape] = [
@@ -81,37 +83,40 @@ struct BridgeFeature: Reducer {
           rootRead: { _ = $0.optional?.count }),
     Shape(name: "store.optional?.count, set to nil", read: { _ = $0.optional?.count }, change: { $0.optional = nil },
           unrelated: { $0.child.count += 1 },
-          rootRead: { _ = $0.optional?.count }),
+          rootRead: { _ = $0.optional?.count }, again: { $0.optional = Child() }),
     Shape(name: "store.mode.payload?.count", read: { _ = $0.mode.payload?.count },
           change: { $0.mode.modifyEditing { $0.count += 1 } }, unrelated: { $0.mode.modifyEditing { $0.title = "x" } },
           rootRead: { _ = $0.mode.payload?.count }),
     Shape(name: "store.rows.count", read: { _ = $0.rows.count }, change: { $0.rows.append(Row(id: 3)) },
           unrelated: { $0.rows[id: 1]?.title = "x" },
-          rootRead: { _ = $0.rows.count }),
+          rootRead: { _ = $0.rows.count }, again: { $0.rows.append(Row(id: 4)) }),
     Shape(name: "store.rows[id: 1]?.title", read: { _ = $0.rows[id: 1]?.title }, change: { $0.rows[id: 1]?.title = "x" },
           unrelated: { $0.rows[id: 1]?.count += 1 },
-          rootRead: { _ = $0.rows[id: 1]?.title }),
+          rootRead: { _ = $0.rows[id: 1]?.title }, again: { $0.rows[id: 1]?.title = "y" }),
     Shape(name: "store.plain[0].count", read: { _ = $0.plain[0].count }, change: { $0.plain[0].count += 1 },
           unrelated: { $0.plain[1].count += 1 },
           rootRead: { _ = $0.plain[0].count }),
     Shape(name: "store.withState { child.title }", read: { store in store.withState { _ = $0.child.title } },
           change: { $0.child.title = "x" }, unrelated: { $0.child.count += 1 },
-          rootRead: { root in root.read { _ = $0.child.title } }),
+          rootRead: { root in root.read { _ = $0.child.title } }, again: { $0.child.title = "y" }),
     Shape(name: "store.currentState.child.title", read: { _ = $0.currentState.child.title }, change: { $0.child.title = "x" },
           unrelated: { $0.child.count += 1 },
-          rootRead: { _ = $0.currentValue.child.title }),
+          rootRead: { _ = $0.currentValue.child.title }, again: { $0.child.title = "y" }),
     Shape(name: "iterating a StoreCollection", read: { store in
             for row in store.scope(state: \.rows, action: CasePath(BridgeFeature.Action.rows)) { _ = row }
-          }, change: { $0.rows.append(Row(id: 3)) }, unrelated: { $0.rows[id: 2]?.count += 1 }),
+          }, change: { $0.rows.append(Row(id: 3)) }, unrelated: { $0.rows[id: 2]?.count += 1 },
+          again: { $0.rows.append(Row(id: 4)) }),
     Shape(name: "an element store's title", read: { store in
             _ = store.scope(state: \.rows, action: CasePath(BridgeFeature.Action.rows))[id: 2]?.title
-          }, change: { $0.rows[id: 2]?.title = "x" }, unrelated: { $0.rows[id: 2]?.count += 1 }),
+          }, change: { $0.rows[id: 2]?.title = "x" }, unrelated: { $0.rows[id: 2]?.count += 1 },
+          again: { $0.rows[id: 2]?.title = "y" }),
     Shape(name: "a child store's count", read: { store in
             _ = store.scope(state: \.child, action: CasePath(BridgeFeature.Action.child)).count
           }, change: { $0.child.count += 1 }, unrelated: { $0.child.title = "x" }),
     Shape(name: "an optional child store's title", read: { store in
             _ = store.scope(state: \.optional, action: CasePath(BridgeFeature.Action.optional))?.title
-          }, change: { $0.optional?.title = "x" }, unrelated: { $0.optional?.count += 1 }),
+          }, change: { $0.optional?.title = "x" }, unrelated: { $0.optional?.count += 1 },
+          again: { $0.optional?.title = "y" }),
   ]
 
   @Test(arguments: 0..<shapes.count)

@@ -25,9 +25,14 @@ final class FieldBridges: Observable, @unchecked Sendable {
 
   @usableFromInline
   struct Field {
-    @usableFromInline let keyPath: KeyPath<FieldBridges, Void>
-    /// A one-shot observer of the field is registered (and has not fired).
-    var isArmed = false
+    /// The key path of the field's current generation: what a read records while it is armed.
+    @usableFromInline var keyPath: KeyPath<FieldBridges, Void> & Sendable
+    var generation: UInt32 = 0
+    /// A one-shot observer of the field is registered for this generation and has not fired.
+    @usableFromInline var isArmed = false
+    /// The generation fired and its `withMutation` is still to come: arming now makes a new one,
+    /// or a read would record a key path about to notify of a change the reader has seen.
+    var isFiring = false
   }
 
   @usableFromInline init() {}
@@ -43,11 +48,11 @@ final class FieldBridges: Observable, @unchecked Sendable {
   }
 
   /// Tells Apple's Observation, if it tracks on this thread, that `key` was read; false if the
-  /// field has no key path yet (the caller asks the probe instead). Untracked, this is Apple's
-  /// own check.
+  /// field is not armed (the caller asks the probe instead, and arms it if Observation tracks).
+  /// Untracked, this is Apple's own check.
   @inlinable
   func access(_ key: FieldKey) -> Bool {
-    guard let index = index(of: key) else { return false }
+    guard let index = index(of: key), fields[index].isArmed else { return false }
     registrar.access(self, keyPath: fields[index].keyPath)
     return true
   }
@@ -56,39 +61,56 @@ final class FieldBridges: Observable, @unchecked Sendable {
   func field(_ key: FieldKey) -> Int {
     if let index = index(of: key) { return index }
     precondition(fields.count < Int(UInt16.max), "FieldBridges: more fields than a struct can have")
-    fields.append(Field(keyPath: \FieldBridges.[field: BridgedField(key: key)]))
+    fields.append(Field(keyPath: \FieldBridges.[field: BridgedField(key: key, generation: 0)]))
     if slots.count <= key { slots += repeatElement(0, count: key + 1 - slots.count) }
     slots[key] = UInt16(fields.count)
     return fields.count - 1
   }
 
   /// Registers a one-shot observer of the field at `index` (offset `key`, `keyPath` into the
-  /// holder's fields) on `extent`, the holder's value's, unless one is registered.
+  /// holder's fields) on `extent`, the holder's value's, and records the field in Observation's
+  /// access list. Requires the field not armed.
   func arm(_ index: Int, key: FieldKey, keyPath: AnyKeyPath, on extent: Extent) {
-    guard !fields[index].isArmed else { return }
+    if fields[index].isFiring {
+      fields[index].generation &+= 1
+      fields[index].keyPath = \FieldBridges.[field: BridgedField(key: key, generation: fields[index].generation)]
+      fields[index].isFiring = false
+    }
     fields[index].isArmed = true
-    let observer = Observer { [self] _ in fire(index) }
+    let bridged = fields[index].keyPath
+    let observer = Observer(onChange: { [self] _ in fire(index, bridged) }, closed: { [self] in close(index, bridged) })
     withRegistry { _ in
       observer.extents.append((.passUnretained(extent), 1))
       extent.register(observer, key: key, keyPath: keyPath, anchored: true)
     }
+    registrar.access(self, keyPath: bridged)
   }
 
-  private func fire(_ index: Int) {
+  /// The generation `keyPath` fired (see `Observer.closed`).
+  private func close(_ index: Int, _ keyPath: KeyPath<FieldBridges, Void> & Sendable) {
+    guard fields[index].keyPath === keyPath else { return }
     fields[index].isArmed = false
-    registrar.withMutation(of: self, keyPath: fields[index].keyPath) {}
+    fields[index].isFiring = true
+  }
+
+  private func fire(_ index: Int, _ keyPath: KeyPath<FieldBridges, Void> & Sendable) {
+    registrar.withMutation(of: self, keyPath: keyPath) {}
+    if fields[index].keyPath === keyPath { fields[index].isFiring = false }
   }
 }
 
-/// A field of a holder in Apple's key paths. Hashing it is how Apple's Observation tells us it is
-/// tracking on this thread (as `TrackingDetector` does for the probe).
+/// A field of a holder in Apple's key paths, in one generation of its arming. Hashing it is how
+/// Apple's Observation tells us it is tracking on this thread (as `TrackingDetector` does for the
+/// probe).
 @usableFromInline
 struct BridgedField: Hashable, Sendable {
   let key: FieldKey
+  let generation: UInt32
 
   @usableFromInline func hash(into hasher: inout Hasher) {
     ThreadContext.withCurrent { $0.appleIsTracking() }
     hasher.combine(key)
+    hasher.combine(generation)
   }
 }
 
@@ -116,22 +138,20 @@ func bridgeHolderRead(
   // flag left set by a hash outside tracking can only arm a field nobody recorded, never miss one.
   if !accessed {
     context.appleTrackingSeen = false
-    // Inside `untracked` the probe answers: Observation would record the field's key path.
-    if context.untrackedDepth > 0 || bridges?.access(key) != true { TrackingProbe.check() }
+    // Hidden (`untracked`), the probe answers: Observation would record the field's key path.
+    if context.bridgeHidden || bridges?.access(key) != true { TrackingProbe.check() }
   }
   let seen = context.appleTrackingSeen
   context.appleTrackingSeen = false
   if !seen { context.closeBridgeWindow() }
-  let apple = seen && context.untrackedDepth == 0
+  let apple = seen && !context.bridgeHidden
   // Our scopes; the window's bridge is not needed for this field: the holder's is used instead.
   let recorded = extent.recordAccess(key, keyPath, anchoredBy: true, bridging: false)
   guard apple else { return recorded }
   let holderBridges = bridges ?? FieldBridges()
   bridges = holderBridges
-  let hadField = holderBridges.index(of: key) != nil
   let index = holderBridges.field(key)
-  holderBridges.arm(index, key: key, keyPath: keyPath, on: extent)
-  // A field new here was not accessed yet: the probe was.
-  if !hadField { _ = holderBridges.access(key) }
+  // Armed, the read recorded its key path already; not armed, the probe answered.
+  if !holderBridges.fields[index].isArmed { holderBridges.arm(index, key: key, keyPath: keyPath, on: extent) }
   return true
 }

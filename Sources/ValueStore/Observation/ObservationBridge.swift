@@ -62,6 +62,9 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   let key: BridgeKey
   /// False once the field changed (the bridge fired); re-armed by the next bridged read.
   let isArmed = Atomic<Bool>(false)
+  /// Fired, and its `withMutation` still to come: a read of the field now gets a new bridge (this
+  /// one would notify it of a change it has seen).
+  let isFiring = Atomic<Bool>(false)
   /// The one-shot observer of the field while armed. Guarded by ``registry``. Strong, and so a
   /// cycle (its closure holds the bridge) broken when it fires or when the cache finds its extent
   /// gone — not weak: a weak reference would move the observer's reference counts to a side table,
@@ -85,7 +88,7 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   /// Registers a fresh one-shot observer of `key` on `extent`. Apple's scopes that recorded this
   /// bridge before were all told when it last fired (they are one-shot), so the bridge is reused.
   func arm(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool) {
-    let observer = Observer { [self] _ in fire() }
+    let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] in close() })
     withRegistry { garbage in
       if let previous = self.observer { garbage.append(previous) }
       self.observer = observer
@@ -95,13 +98,19 @@ final class ObservationBridge: Observable, @unchecked Sendable {
     isArmed.store(true, ordering: .relaxed)
   }
 
-  private func fire() {
+  /// Its field changed (see `Observer.closed`).
+  private func close() {
+    isFiring.store(true, ordering: .relaxed)
     isArmed.store(false, ordering: .relaxed)
     withRegistry { garbage in
       if let observer { garbage.append(observer) }
       observer = nil
     }
+  }
+
+  private func fire() {
     registrar.withMutation(of: self, keyPath: Self.keyPath) {}
+    isFiring.store(false, ordering: .relaxed)
   }
 }
 
@@ -112,10 +121,20 @@ struct BridgeKey: Hashable {
 }
 
 extension ThreadContext {
+  /// Whether Apple's Observation tracks on this thread now (it records the probe, which never
+  /// changes). Leaves `appleTrackingSeen` as it was.
+  func observationTracksHere() -> Bool {
+    let seen = appleTrackingSeen
+    appleTrackingSeen = false
+    TrackingProbe.check()
+    defer { appleTrackingSeen = seen }
+    return appleTrackingSeen
+  }
+
   /// Called while Apple's Observation records a holder read or a bridge: it is tracking here.
   func appleIsTracking() {
     appleTrackingSeen = true
-    guard !bridgeWindow, untrackedDepth == 0 else { return }
+    guard !bridgeWindow, !bridgeHidden else { return }
     bridgeWindow = true
     openTrackingScopes.add(1, ordering: .relaxed)
   }
@@ -133,7 +152,7 @@ extension Extent {
   /// Tells Apple's Observation about a read of `key` on this extent, if it still tracks: through
   /// the field's armed bridge, made on first use. Called with the window open.
   func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, _ context: ThreadContext) {
-    guard context.untrackedDepth == 0 else { return }
+    guard !context.bridgeHidden else { return }
     let cacheKey = BridgeKey(serial: serial, key: key)
     // The last bridge is in the cache (pruning forgets it): a field read again skips the lookup,
     // armed or not.
@@ -152,9 +171,10 @@ extension Extent {
       TrackingProbe.check()
       guard context.appleTrackingSeen else { return context.closeBridgeWindow() }
     }
-    let bridge = cached ?? ObservationBridge(cacheKey)
+    let reusable = cached.flatMap { $0.isFiring.load(ordering: .relaxed) ? nil : $0 }
+    let bridge = reusable ?? ObservationBridge(cacheKey)
     bridge.arm(self, key, keyPath, anchored: anchored)
-    if cached == nil { context.cacheBridge(bridge, for: cacheKey) }
+    if reusable == nil { context.cacheBridge(bridge, for: cacheKey) }
     context.lastBridge = bridge
     if !bridge.access(context) { context.closeBridgeWindow() }
   }

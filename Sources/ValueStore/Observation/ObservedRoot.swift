@@ -180,11 +180,12 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   // `mutate` body's, on the value it receives) are not theirs at all.
   let scope = context.scope
   if !context.openScopes.isEmpty { context.registerPendingReads() }
+  let hidden = context.bridgeHidden
   context.scope = nil
-  context.untrackedDepth += 1
+  context.bridgeHidden = true
   defer {
     context.scope = scope
-    context.untrackedDepth -= 1
+    context.bridgeHidden = hidden
   }
   let before = value.observationIdentity
   // An identity that does not describe its value (a plain enum payload) is compared by value.

@@ -15,9 +15,18 @@ final class Observer: @unchecked Sendable {
   /// ``registry``.
   var isTracking = false
   var heldKeyPaths: [AnyKeyPath]?
+  /// Set for a bridge to Apple's Observation (ObservationBridge.swift), which then differs twice:
+  /// - Told it fired before any observer of its batch runs (`onChange` may run user code, which
+  ///   may read the bridged field again: it must find the bridge closed, or it would record a key
+  ///   path whose notification is still to come, and hear of a change it has already seen).
+  /// - Kept, not deactivated, when it fires while Observation tracks on this thread: the closure
+  ///   running there may have recorded it, and subscribes only when it ends (the change is missed
+  ///   then, as for Observation's own properties, but the next one must not be).
+  let closed: (@Sendable () -> Void)?
 
-  init(onChange: @escaping @Sendable (ObservationChange) -> Void) {
+  init(onChange: @escaping @Sendable (ObservationChange) -> Void, closed: (@Sendable () -> Void)? = nil) {
     self.onChange = onChange
+    self.closed = closed
   }
 
   /// Lists `extent` (if new) and counts one more registration on it. Requires the registry lock.
@@ -137,16 +146,21 @@ extension ThreadContext {
 
 /// Fires each distinct observer once, with all of its changed key paths: every one is deactivated
 /// under one acquisition of the lock (so the cost of a notification does not depend on how
-/// contended the lock is per observer), then each `onChange` runs outside it.
+/// contended the lock is per observer), bridges are told they closed, then each `onChange` runs
+/// outside it.
 func fire(_ deliveries: [Delivery]) {
   if deliveries.count == 1, let delivery = deliveries.first {
     // The common case, without the bookkeeping below.
+    let observer = delivery.observer
+    let keep = observer.closed != nil && ThreadContext.current.observationTracksHere()
     let fresh = withRegistry { garbage -> Bool in
-      guard delivery.observer.isActive, !delivery.observer.hold(delivery.keyPath) else { return false }
-      delivery.observer.deactivate(&garbage)
+      guard observer.isActive, !observer.hold(delivery.keyPath) else { return false }
+      if !keep { observer.deactivate(&garbage) }
       return true
     }
-    if fresh { delivery.observer.onChange(ObservationChange(keyPaths: delivery.keyPath.map { [$0] } ?? [])) }
+    guard fresh else { return }
+    if !keep { observer.closed?() }
+    observer.onChange(ObservationChange(keyPaths: delivery.keyPath.map { [$0] } ?? []))
     return
   }
   var order: [Observer] = []
@@ -166,6 +180,7 @@ func fire(_ deliveries: [Delivery]) {
       }
     }
   }
+  let keep = order.contains { $0.closed != nil } && ThreadContext.current.observationTracksHere()
   let fresh = withRegistry { garbage in
     order.enumerated().map { offset, observer -> Bool in
       guard observer.isActive else { return false }
@@ -174,9 +189,12 @@ func fire(_ deliveries: [Delivery]) {
         for keyPath in keyPaths[offset] { _ = observer.hold(keyPath) }
         return false
       }
-      observer.deactivate(&garbage)
+      if !(keep && observer.closed != nil) { observer.deactivate(&garbage) }
       return true
     }
+  }
+  if !keep {
+    for (offset, observer) in order.enumerated() where fresh[offset] { observer.closed?() }
   }
   for (offset, observer) in order.enumerated() where fresh[offset] {
     observer.onChange(ObservationChange(keyPaths: keyPaths[offset]))

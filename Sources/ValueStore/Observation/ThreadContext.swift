@@ -42,8 +42,10 @@ final class ThreadContext {
   @exclusivity(unchecked) var appleTrackingSeen = false
   /// Reads on this thread are also bridged to Apple's Observation (see ObservationBridge.swift).
   @exclusivity(unchecked) @usableFromInline var bridgeWindow = false
-  /// Greater than zero inside `untracked`: no read is recorded, ours or Apple's.
-  @exclusivity(unchecked) var untrackedDepth = 0
+  /// Reads are hidden from Apple's Observation: inside `untracked` entered while Observation
+  /// tracked here (an Observation scope opened inside it is seen: its reads are bridged), and
+  /// inside a holder's mutation body.
+  @exclusivity(unchecked) var bridgeHidden = false
   /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge.
   var bridges: [BridgeKey: ObservationBridge] = [:]
   var bridgesPruneAt = 64
@@ -66,9 +68,9 @@ final class ThreadContext {
   }
 
   /// Whether a read made now is recorded here: a tracking scope is open on this thread (one
-  /// opened inside `untracked`, which clears the scope, included), or a bridge window outside
-  /// `untracked`.
-  @usableFromInline var isRecording: Bool { scope != nil || (bridgeWindow && untrackedDepth == 0) }
+  /// opened inside `untracked`, which clears the scope, included), or a bridge window where reads
+  /// are not hidden from Observation.
+  @usableFromInline var isRecording: Bool { scope != nil || (bridgeWindow && !bridgeHidden) }
 
   /// Runs `body` on this thread's context without retaining it (the thread keeps it alive), for
   /// short calls made many times per change (Observation hashes our detector on each access).

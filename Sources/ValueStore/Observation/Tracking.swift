@@ -245,7 +245,10 @@ struct AccessKey: Hashable {
 }
 
 /// Runs `body` without recording its reads in any enclosing tracking scope, ours or Apple's
-/// (reads through holders are not bridged to Observation inside it).
+/// (reads through holders are not bridged to an Observation scope open around it). A scope opened
+/// inside `body` records its own reads as usual; but an Observation scope opened inside `body`
+/// while another encloses it sees nothing through holders: Observation would merge its reads
+/// into the enclosing scope when it ends.
 ///
 /// ```swift
 /// withTracking {
@@ -256,15 +259,19 @@ struct AccessKey: Hashable {
 public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
   let context = ThreadContext.current
   let outer = context.scope
+  let hidden = context.bridgeHidden
   context.scope = nil
-  context.untrackedDepth += 1
-  // Counted as a scope, so that reads inside take their slow path, which sees this depth: a
+  // Hidden from an Observation scope open now, not from one the body opens (hidden while asking,
+  // so that asking does not open the bridge window).
+  context.bridgeHidden = true
+  context.bridgeHidden = context.observationTracksHere()
+  // Counted as a scope, so that reads inside take their slow path, which sees `bridgeHidden`: a
   // store's field read asks Observation through the field's own key path, which it would record.
   openTrackingScopes.add(1, ordering: .relaxed)
   defer {
     openTrackingScopes.subtract(1, ordering: .relaxed)
     context.scope = outer
-    context.untrackedDepth -= 1
+    context.bridgeHidden = hidden
   }
   return try body()
 }

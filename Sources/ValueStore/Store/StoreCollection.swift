@@ -120,7 +120,7 @@ extension Store {
   ) -> ElementStoreCache<ID, ElementState, ElementAction> {
     let core = self.core
     let cache = ElementStoreCache<ID, ElementState, ElementAction>(
-      contains: { id in untracked { core.read { element($0, id) != nil } } },
+      contains: { id in core.read { element($0, id) != nil } },
       make: { id in
         Store<ElementState, ElementAction>(
           core: ScopedCore(
