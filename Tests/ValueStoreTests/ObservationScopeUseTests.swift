@@ -69,6 +69,25 @@ import Testing
     }
   }
 
+  /// Observers that a closure's own change fires re-track for themselves: what they read is not
+  /// added to the closure's Observation scope (an `observe` loop re-tracking, a collection's
+  /// element stores pruning themselves).
+  @Test func observersFiredByAClosuresChangeDoNotReadForIt() {
+    let store = Store(initialState: BridgeState(), reducer: BridgeFeature())
+    let rows = store.scope(state: \.rows, action: CasePath(BridgeFeature.Action.rows))
+    let token = store.observe { _ = store.name }
+    let fired = FireCounter()
+    withObservationTracking {
+      _ = store.count
+      store.send(.edit { $0.name = "x"; _ = $0.rows.remove(id: 2) })
+    } onChange: { fired.tick() }
+    store.send(.edit { $0.name = "y"; $0.rows.append(Row(id: 5)) })
+    #expect(fired.count == 0)
+    store.send(.edit { $0.count += 1 })
+    #expect(fired.count == 1)
+    withExtendedLifetime((token, rows)) {}
+  }
+
   /// A kept collection asked for an element it does not have hears the element arrive, and one
   /// asked whether an element is there hears it go.
   @Test func aStoreCollectionLookupTracksTheElementsPresence() {

@@ -99,14 +99,23 @@ struct RelGenerator {
     // Each path read twice in a row: a tracking scope records a repeated read once.
     if r.chance(20) { paths = paths.flatMap { [$0, $0] } }
     let isLoop = loops && r.chance(30)
-    let viaObservation = !isLoop && r.chance(25)
+    let viaObservation = r.chance(25)
     return RelObserverSpec(
       paths: paths, style: r.pick(styles), isLoop: isLoop, captures: r.chance(25),
       mutatesWhenNotified: loops && !isLoop && r.chance(20), viaObservation: viaObservation,
-      // Not under Apple's tracking: it installs its observers after the closure (a change made in
-      // it is missed, as on Apple's own models), and records what anything reads meanwhile.
-      writesWhileReading: loops && !isLoop && !viaObservation && r.chance(15) ? step(&r) : nil,
+      writesWhileReading: loops && !isLoop && r.chance(15) ? closureWrite(&r, paths, viaObservation: viaObservation) : nil,
       untrackedPath: r.chance(15) ? path(&r) : nil)
+  }
+
+  /// What a tracking closure writes after reading. Through Observation, plain fields in place only:
+  /// Observation subscribes to what the closure read when it ends, so after a value it read
+  /// through was replaced, or a collection it read changed shape, what it hears follows what it
+  /// read, not the paths the model evaluates (Design §5, limits).
+  /// Half the time it writes what it read, if that is a plain field.
+  func closureWrite(_ r: inout RelRandom, _ paths: [RelPath], viaObservation: Bool) -> RelStep? {
+    let (d, s) = (r.pick(Self.deltas.filter { $0 != 0 }), r.pick(Self.titles))
+    let write = r.chance(50) ? r.pick(paths).fieldWrite(delta: d, title: s) ?? step(&r) : step(&r)
+    return !viaObservation || write.writesFieldsInPlace ? write : nil
   }
 
   func path(_ r: inout RelRandom) -> RelPath {

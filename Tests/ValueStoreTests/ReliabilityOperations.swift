@@ -21,8 +21,8 @@ struct RelObserverSpec: Hashable, Sendable, CustomStringConvertible {
   /// A one-shot observer whose `onChange` runs a mutation of the observed value (one that changes
   /// nothing): a mutation from inside the loop that fires observers, while others are pending.
   var mutatesWhenNotified = false
-  /// A one-shot observer through Apple's `withObservationTracking` (the bridge), not ours. Bare
-  /// values ignore it: Observation sees reads through holders only.
+  /// Through Apple's `withObservationTracking` (the bridge), not ours: one-shot, or a loop re-armed
+  /// from its own `onChange`. Bare values ignore it: Observation sees reads through holders only.
   var viaObservation = false
   /// A one-shot observer whose closure, after reading, mutates the observed value itself (an
   /// `observe` body sending an action): it hears what that changed of what it read, nothing else.
@@ -35,7 +35,8 @@ struct RelObserverSpec: Hashable, Sendable, CustomStringConvertible {
   var description: String {
     let write = writesWhileReading.map { "; mutate { \($0) }" } ?? ""
     let skipped = untrackedPath.map { "untracked { \($0) }; " } ?? ""
-    return "\(captures ? "capturing " : "")\(isLoop ? "observe" : viaObservation ? "withObservationTracking" : "withTracking") \(style) { \(skipped)"
+    let kind = isLoop ? (viaObservation ? "withObservationTracking loop" : "observe") : viaObservation ? "withObservationTracking" : "withTracking"
+    return "\(captures ? "capturing " : "")\(kind) \(style) { \(skipped)"
       + "\(paths.map(\.description).joined(separator: ", "))\(write) }\(mutatesWhenNotified ? " onChange: mutate { }" : "")"
   }
 }

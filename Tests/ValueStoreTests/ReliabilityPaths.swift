@@ -23,6 +23,21 @@ enum RelPath: Hashable, Sendable, CustomStringConvertible {
   /// The structure, or every element's count, through one of the other read APIs.
   case rowsStructure(RelStructureRead), rowsCounts(RelCountsRead)
 
+  /// A write in place of the plain field this path reads, if it reads one.
+  func fieldWrite(delta: Int, title: String) -> RelStep? {
+    switch self {
+    case .count, .isEven: .addCount(delta)
+    case .name: .setName(title)
+    case .childCount, .childCountViaFields: .childAdd(delta)
+    case .childTitle: .childTitle(title)
+    case .optionalCount: .optionalAdd(delta)
+    case .modeCount: .modeAdd(delta)
+    case let .rowCount(id): .rowAdd(id, delta)
+    case let .rowTitle(id): .rowTitle(id, title)
+    default: nil
+    }
+  }
+
   var description: String {
     switch self {
     case .count: "count"

@@ -22,7 +22,7 @@ final class RelLiveObserver {
   let spec: RelObserverSpec
   let installedAt: Int
   let fires = FireCounter()
-  var token: ObservationToken?
+  var cancel: (@Sendable () -> Void)?
   var isAlive = true
   var hasFired = false
 
@@ -42,7 +42,7 @@ struct RelRunner {
     let target = makeTarget()
     var world = MWorld()
     var observers: [RelLiveObserver] = []
-    defer { for observer in observers { observer.token?.cancel() } }
+    defer { for observer in observers { observer.cancel?() } }
 
     for (index, op) in ops.enumerated() {
       let before = observers.map(\.fires.count)
@@ -134,16 +134,28 @@ struct RelRunner {
         guard RelKnownBug.blocks(spec, avoiding) == nil else { break }
         let readState = world.state
         if let step = spec.writesWhileReading {
-          // Bare values are not mutated from inside their observer's closure.
-          spec.writesWhileReading = target.isBare ? nil : model([step]).first
+          // Bare values are not mutated from inside their observer's closure. Nor is a value
+          // observed by a loop re-armed from Observation's `onChange` from inside Observation's
+          // closure: the loop re-armed there is nested in that closure, and Observation merges
+          // what it reads into it (Design §5, limits).
+          let nestsALoop = spec.viaObservation && observers.contains { $0.isAlive && $0.spec.isLoop && $0.spec.viaObservation }
+          spec.writesWhileReading = target.isBare || nestsALoop ? nil : model([step]).first
         }
         let observer = RelLiveObserver(spec: spec, installedAt: index)
-        let (read, token) = target.install(spec, observer.fires)
-        observer.token = token
+        let (read, cancel) = target.install(spec, observer.fires)
+        observer.cancel = cancel
         observers.append(observer)
         let modelRead = spec.paths.map { $0.read(readState) }
         if read != modelRead {
           failure = RelFailure(kind: .read, opIndex: index, detail: "\(spec) read \(read), the model says \(modelRead)")
+        } else if spec.writesWhileReading != nil && spec.viaObservation {
+          // Observation subscribes when the closure ends: its own change is missed (as on Apple's
+          // own models), the next one is heard.
+          if observer.fires.count > 0 {
+            failure = RelFailure(
+              kind: .spurious, opIndex: index,
+              detail: "the new observer (\(spec)) was notified of its own change; Observation had not subscribed yet")
+          }
         } else if spec.writesWhileReading != nil {
           // It read, then its own mutation: it hears what that changed of what it read.
           let change = spec.paths.map { $0.change(from: readState, to: world.state) }.max() ?? .none
@@ -162,7 +174,7 @@ struct RelRunner {
         let loops = observers.filter { $0.isAlive && $0.spec.isLoop }
         if !loops.isEmpty {
           let loop = loops[n % loops.count]
-          loop.token?.cancel()
+          loop.cancel?()
           loop.isAlive = false
         }
       }

@@ -128,6 +128,19 @@ final class RelCopies: @unchecked Sendable {
   var snapshots: [RelState?] = Array(repeating: nil, count: snapshotSlots)
 }
 
+extension RelStep {
+  /// Whether the step writes plain fields of values where they are: it replaces no value a read
+  /// goes through (a field, an element, a case, the root) and changes no collection's structure.
+  var writesFieldsInPlace: Bool {
+    switch self {
+    case .addCount, .setName, .childAdd, .childTitle, .childAppendTitle, .childCopyDiscarded, .optionalAdd,
+      .optionalTitle, .modeAdd, .modeAddInPlace, .rowAdd, .rowTitle, .rootCopyDiscarded:
+      true
+    default: false
+    }
+  }
+}
+
 // MARK: - Library
 
 extension RelStep {

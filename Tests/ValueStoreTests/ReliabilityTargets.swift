@@ -15,8 +15,25 @@ protocol RelTarget: AnyObject {
   func transaction(_ groups: [[RelStep]], beforeEnd: () -> Void)
   /// Reads `path` through the target's accessors, outside any tracking.
   func peek(_ path: RelPath)
-  /// Installs an observer; returns what it read, and the token of an `observe` loop.
-  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?)
+  /// Installs an observer; returns what it read, and how to cancel a loop.
+  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], cancel: (@Sendable () -> Void)?)
+}
+
+/// A continuous observer written with Apple's `withObservationTracking`: re-armed from its own
+/// `onChange` (on the thread that changed what it read) until cancelled.
+final class RelObservationLoop: @unchecked Sendable {
+  private let lock = NSLock()
+  private var cancelled = false
+  var isCancelled: Bool { lock.withLock { cancelled } }
+  func cancel() { lock.withLock { cancelled = true } }
+
+  /// Tracks `read` and counts a round, now and after each change, as `observe` does.
+  func run(_ read: @escaping @Sendable () -> [String], _ box: RelReadBox, _ fires: FireCounter) {
+    box.value = withObservationTracking(read) { [self] in
+      if !isCancelled { run(read, box, fires) }
+    }
+    fires.tick()
+  }
 }
 
 /// What a capturing observer's closures hold (see `RelObserverSpec.captures`): a copy of the state
@@ -67,7 +84,7 @@ final class RelHolderTarget: RelTarget {
 
   func peek(_ path: RelPath) { _ = path.read(RelRootFields(root)) }
 
-  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
+  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], cancel: (@Sendable () -> Void)?) {
     let (root, env) = (root, env)
     let read: @Sendable () -> [String] = {
       defer {
@@ -84,6 +101,11 @@ final class RelHolderTarget: RelTarget {
       }
     }
     let captured = relCapture(spec, root.currentValue)
+    if spec.isLoop && spec.viaObservation {
+      let (loop, box) = (RelObservationLoop(), RelReadBox())
+      loop.run({ _ = captured; return read() }, box, fires)
+      return (box.value, loop.cancel)
+    }
     if spec.isLoop {
       let box = RelReadBox()
       let token = observe {
@@ -91,7 +113,7 @@ final class RelHolderTarget: RelTarget {
         box.value = read()
         fires.tick()
       }
-      return (box.value, token)
+      return (box.value, token.cancel)
     }
     // Weak: an Observation registration that never fires keeps its closure (in the thread's
     // cached bridge), as Apple's own registrar does.
@@ -134,7 +156,7 @@ final class RelBareTarget: RelTarget {
 
   func peek(_ path: RelPath) { _ = path.read(RelRootFields(state)) }
 
-  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
+  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], cancel: (@Sendable () -> Void)?) {
     let captured = relCapture(spec, state)
     let read = withTracking {
       let fields = RelRootFields(state)
@@ -197,7 +219,7 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
 
   func peek(_ path: RelPath) { MainActor.assumeIsolated { _ = path.read(Self.chainFields(store)) } }
 
-  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], token: ObservationToken?) {
+  func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], cancel: (@Sendable () -> Void)?) {
     MainActor.assumeIsolated {
       let reader = reader(spec)
       let store = store
@@ -207,6 +229,12 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
         return reader()
       }
       let captured = relCapture(spec, store.currentState)
+      if spec.isLoop && spec.viaObservation {
+        let (loop, box) = (RelObservationLoop(), RelReadBox())
+        let storeRead = UncheckedSendable(read)
+        loop.run({ _ = captured; return MainActor.assumeIsolated { storeRead.value() } }, box, fires)
+        return (box.value, loop.cancel)
+      }
       if spec.isLoop {
         let box = RelReadBox()
         let token = store.observe {
@@ -214,7 +242,7 @@ final class RelStoreTarget: RelTarget, @unchecked Sendable {
           box.value = read()
           fires.tick()
         }
-        return (box.value, token)
+        return (box.value, token.cancel)
       }
       let weakStore = UncheckedWeak(store)  // weak, as the holder's (above)
       let onChange: @Sendable () -> Void = {

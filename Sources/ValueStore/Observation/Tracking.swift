@@ -170,6 +170,15 @@ func track<T, E: Error>(
 ) throws(E) -> (result: T, observer: Observer?) {
   let context = ThreadContext.current
   let outer = context.scope
+  // An observer re-tracking as it fires inside an Observation closure (one that mutated what the
+  // observer read) reads for itself, not for that closure: hidden from it, as from our own
+  // closure (`startFiring`). Hidden while asking, so that asking opens no bridge window.
+  let hidden = context.bridgeHidden
+  if context.isFiring && !hidden {
+    context.bridgeHidden = true
+    context.bridgeHidden = context.observationTracksHere()
+  }
+  defer { context.bridgeHidden = hidden }
   // Scopes are reused: a tracking call then allocates only its observer.
   let scope = context.spareScopes.popLast() ?? TrackingScope()
   (scope.outer, scope.onChange) = (outer, onChange)
