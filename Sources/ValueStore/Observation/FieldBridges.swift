@@ -27,12 +27,18 @@ final class FieldBridges: Observable, @unchecked Sendable {
   struct Field {
     /// The key path of the field's current generation: what a read records while it is armed.
     @usableFromInline var keyPath: KeyPath<FieldBridges, Void> & Sendable
+    let key: FieldKey
+    /// The other generation's, made when first needed. Two are enough: a generation's
+    /// `withMutation` is done before the next one can fire (observers run from one loop per
+    /// thread, and a store's from the main actor).
+    var other: (KeyPath<FieldBridges, Void> & Sendable)?
     var generation: UInt32 = 0
     /// A one-shot observer of the field is registered for this generation and has not fired.
     @usableFromInline var isArmed = false
-    /// The generation fired and its `withMutation` is still to come: arming now makes a new one,
-    /// or a read would record a key path about to notify of a change the reader has seen.
-    var isFiring = false
+    /// The generation fired and its `withMutation` has not started: a read now switches to the
+    /// other one, or it would record a key path about to notify of a change the reader has seen
+    /// (a scope re-armed from the `onChange` another field's `withMutation` called).
+    @usableFromInline var isFiring = false
   }
 
   @usableFromInline init() {}
@@ -48,11 +54,12 @@ final class FieldBridges: Observable, @unchecked Sendable {
   }
 
   /// Tells Apple's Observation, if it tracks on this thread, that `key` was read; false if the
-  /// field is not armed (the caller asks the probe instead, and arms it if Observation tracks).
-  /// Untracked, this is Apple's own check.
+  /// field has no key path yet (the caller asks the probe instead). Untracked, this is Apple's own
+  /// check.
   @inlinable
   func access(_ key: FieldKey) -> Bool {
-    guard let index = index(of: key), fields[index].isArmed else { return false }
+    guard let index = index(of: key) else { return false }
+    if _slowPath(fields[index].isFiring) { nextGeneration(index) }
     registrar.access(self, keyPath: fields[index].keyPath)
     return true
   }
@@ -61,21 +68,29 @@ final class FieldBridges: Observable, @unchecked Sendable {
   func field(_ key: FieldKey) -> Int {
     if let index = index(of: key) { return index }
     precondition(fields.count < Int(UInt16.max), "FieldBridges: more fields than a struct can have")
-    fields.append(Field(keyPath: \FieldBridges.[field: BridgedField(key: key, generation: 0)]))
+    fields.append(Field(keyPath: \FieldBridges.[field: BridgedField(key: key, generation: 0)], key: key))
     if slots.count <= key { slots += repeatElement(0, count: key + 1 - slots.count) }
     slots[key] = UInt16(fields.count)
     return fields.count - 1
   }
 
+  /// Makes the other generation current: this one's notification is still to come (`isFiring`),
+  /// and a read recording it would hear of a change it has seen.
+  @usableFromInline @inline(never)
+  func nextGeneration(_ index: Int) {
+    let key = fields[index].key
+    fields[index].generation ^= 1
+    let next = fields[index].other ?? \FieldBridges.[field: BridgedField(key: key, generation: fields[index].generation)]
+    fields[index].other = fields[index].keyPath
+    fields[index].keyPath = next
+    fields[index].isFiring = false
+  }
+
   /// Registers a one-shot observer of the field at `index` (offset `key`, `keyPath` into the
-  /// holder's fields) on `extent`, the holder's value's, and records the field in Observation's
-  /// access list. Requires the field not armed.
+  /// holder's fields) on `extent`, the holder's value's. Requires the field not armed, and its
+  /// key path recorded by this read (`access`).
   func arm(_ index: Int, key: FieldKey, keyPath: AnyKeyPath, on extent: Extent) {
-    if fields[index].isFiring {
-      fields[index].generation &+= 1
-      fields[index].keyPath = \FieldBridges.[field: BridgedField(key: key, generation: fields[index].generation)]
-      fields[index].isFiring = false
-    }
+    if fields[index].isFiring { nextGeneration(index) }
     fields[index].isArmed = true
     let bridged = fields[index].keyPath
     let observer = Observer(onChange: { [self] _ in fire(index, bridged) }, closed: { [self] in close(index, bridged) })
@@ -83,7 +98,6 @@ final class FieldBridges: Observable, @unchecked Sendable {
       observer.extents.append((.passUnretained(extent), 1))
       extent.register(observer, key: key, keyPath: keyPath, anchored: true)
     }
-    registrar.access(self, keyPath: bridged)
   }
 
   /// The generation `keyPath` fired (see `Observer.closed`).
@@ -93,9 +107,11 @@ final class FieldBridges: Observable, @unchecked Sendable {
     fields[index].isFiring = true
   }
 
+  /// Once `withMutation` has started, Observation has taken the scopes it notifies: one that
+  /// records the key path from now on (re-armed from its `onChange`) is not among them.
   private func fire(_ index: Int, _ keyPath: KeyPath<FieldBridges, Void> & Sendable) {
-    registrar.withMutation(of: self, keyPath: keyPath) {}
     if fields[index].keyPath === keyPath { fields[index].isFiring = false }
+    registrar.withMutation(of: self, keyPath: keyPath) {}
   }
 }
 
@@ -150,8 +166,10 @@ func bridgeHolderRead(
   guard apple else { return recorded }
   let holderBridges = bridges ?? FieldBridges()
   bridges = holderBridges
+  let hadField = holderBridges.index(of: key) != nil
   let index = holderBridges.field(key)
-  // Armed, the read recorded its key path already; not armed, the probe answered.
   if !holderBridges.fields[index].isArmed { holderBridges.arm(index, key: key, keyPath: keyPath, on: extent) }
+  // A field new here was not accessed yet: the probe was.
+  if !hadField { _ = holderBridges.access(key) }
   return true
 }

@@ -62,7 +62,7 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   let key: BridgeKey
   /// False once the field changed (the bridge fired); re-armed by the next bridged read.
   let isArmed = Atomic<Bool>(false)
-  /// Fired, and its `withMutation` still to come: a read of the field now gets a new bridge (this
+  /// Fired, and its `withMutation` not started: a read of the field now gets a new bridge (this
   /// one would notify it of a change it has seen).
   let isFiring = Atomic<Bool>(false)
   /// The one-shot observer of the field while armed. Guarded by ``registry``. Strong, and so a
@@ -108,9 +108,11 @@ final class ObservationBridge: Observable, @unchecked Sendable {
     }
   }
 
+  /// Once `withMutation` has started, Observation has taken the scopes it notifies: the bridge
+  /// may be reused from then on (by a scope re-armed from its `onChange`).
   private func fire() {
-    registrar.withMutation(of: self, keyPath: Self.keyPath) {}
     isFiring.store(false, ordering: .relaxed)
+    registrar.withMutation(of: self, keyPath: Self.keyPath) {}
   }
 }
 
