@@ -13,8 +13,11 @@
 /// ```
 ///
 /// Element stores are created on first access, cached by id in the parent store, reused across
-/// collections, and dropped when their element is removed. Accessing one is O(1). Iterating reads
-/// the array's ids (a tracked read of its structure), not its elements.
+/// collections, and dropped when their element is removed. Accessing one is O(1). Making the
+/// collection reads the array's ids (a tracked read of its structure: a change of order or
+/// membership is heard, as with TCA's scoped collections), not its elements; to watch one
+/// element and not its siblings, read `store.rows[id: id]` or look it up in a collection made
+/// outside the tracking closure.
 @MainActor
 public struct StoreCollection<ID: Hashable & Sendable, State, Action: Sendable>: @MainActor RandomAccessCollection {
   /// The elements' ids, in order (reading them makes no store).
