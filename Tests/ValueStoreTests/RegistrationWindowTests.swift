@@ -111,4 +111,34 @@ import Testing
     #expect(name.count == 1)
     #expect(name.last?.keyPaths == [\RelState.Fields.name])
   }
+
+  /// The root is replaced after another thread's closure read it and before that closure's observer
+  /// registers, with nobody else observing the root: the observer hears the replacement when it
+  /// registers (it registered on the orphaned old root before, and never heard anything again;
+  /// found by a thread probe written as a user).
+  @Test(arguments: [false, true])
+  func aRootReplacedInAnotherThreadsRegistrationWindowIsHeard(alreadyObserved: Bool) {
+    let watchdog = Watchdog(#function)
+    defer { watchdog.finish() }
+    let root = ObservedRoot(RelState())
+    if alreadyObserved { _ = withTracking { root.name } onChange: { _ in } }
+    let fired = FireCounter()
+    let (entered, release, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    Thread {
+      _ = withTracking { () -> Int in
+        let count = root.count
+        entered.signal()
+        release.wait()
+        return count
+      } onChange: { _ in fired.tick() }
+      done.signal()
+    }.start()
+    entered.wait()
+    root.currentValue = RelState()
+    release.signal()
+    done.wait()
+    #expect(fired.count == 1)
+    root.mutate { $0.count = 5 }
+    #expect(fired.count == 1)
+  }
 }

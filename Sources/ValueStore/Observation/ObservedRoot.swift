@@ -68,6 +68,16 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
 
   /// Runs `body` on the value in place, as one transaction, then reconciles the root's slot so the
   /// observers of whatever changed — and only those — are notified.
+  ///
+  /// ```swift
+  /// root.mutate { $0.rows[id: 3]?.title = "Done" }   // readers of row 3's title hear it
+  /// let total = other.total                          // another root: read it before, not inside
+  /// root.mutate { $0.total = total }
+  /// ```
+  ///
+  /// - Precondition: `body` does not read or mutate this root (that stops with a message). It
+  ///   holds this root's lock: reading or mutating *another* root inside it holds both, and two
+  ///   threads doing so in opposite orders deadlock, as with any two locks.
   @discardableResult
   public func mutate<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     let context = ThreadContext.current
@@ -193,9 +203,14 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   context.holderDepth += 1
   // No strong reference to the root's extent may live across `body`: it would make the root look
   // shared, and every mutation would fork it.
-  let observed = before.extent.map { $0.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 } ?? false
+  // Observed, or maybe about to be: a tracking scope open on any thread may have read the root
+  // and register after this mutation, and must then find the root replaced (the handle marks it).
+  let observed = before.extent.map {
+    $0.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 || openTrackingScopes.load(ordering: .relaxed) != 0
+  } ?? false
   guard observed else {
-    // Nobody observes the root itself: only its slot needs reconciling (a fork to adopt).
+    // Nobody observes the root itself, nor reads anywhere: only its slot needs reconciling (a
+    // fork to adopt).
     defer {
       context.holderDepth -= 1
       reconcileRoot(&value, slot, before: before, old: old, handle: nil, context)
