@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 import Testing
 @testable import ValueStore
@@ -67,6 +68,34 @@ import Testing
       fired.tick()
       MainActor.assumeIsolated { rearming(store, shape, fired) }
     }
+  }
+
+  /// Another thread changes what a root's Observation scope read while its closure still runs:
+  /// that change is missed (as Observation's own), the next one is heard (the bridge fired on the
+  /// other thread, where Observation does not track, and was dropped before the scope subscribed
+  /// to it: every later change was lost; found by a thread probe written as a user).
+  @Test(.timeLimit(.minutes(1)), arguments: 0..<ObservationBridgeTests.shapes.count)
+  nonisolated func anotherThreadsChangeDuringTheClosureLeavesTheScopeListening(_ index: Int) {
+    let shape = ObservationBridgeTests.shapes[index]
+    guard let read = shape.rootRead else { return }
+    let watchdog = Watchdog(#function)
+    defer { watchdog.finish() }
+    let root = ObservedRoot(BridgeState())
+    let fired = FireCounter()
+    withObservationTracking {
+      read(root)
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        root.mutate(shape.change)
+        done.signal()
+      }.start()
+      done.wait()
+    } onChange: { fired.tick() }
+    #expect(fired.count == 0, "\(shape.name)")
+    root.mutate(shape.unrelated)
+    #expect(fired.count == 0, "spurious: \(shape.name)")
+    root.mutate(shape.again ?? shape.change)
+    #expect(fired.count == 1, "lost: \(shape.name)")
   }
 
   /// Observers that a closure's own change fires re-track for themselves: what they read is not

@@ -87,8 +87,8 @@ final class ObservationBridge: Observable, @unchecked Sendable {
 
   /// Registers a fresh one-shot observer of `key` on `extent`. Apple's scopes that recorded this
   /// bridge before were all told when it last fired (they are one-shot), so the bridge is reused.
-  func arm(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool) {
-    let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] in close() })
+  func arm(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, by context: ThreadContext) {
+    let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] in close() }, armedBy: context.window)
     withRegistry { garbage in
       if let previous = self.observer { garbage.append(previous) }
       self.observer = observer
@@ -138,6 +138,7 @@ extension ThreadContext {
     appleTrackingSeen = true
     guard !bridgeWindow, !bridgeHidden else { return }
     bridgeWindow = true
+    window.isOpen.store(true, ordering: .relaxed)
     openTrackingScopes.add(1, ordering: .relaxed)
   }
 
@@ -146,8 +147,14 @@ extension ThreadContext {
   func closeBridgeWindow() {
     guard bridgeWindow else { return }
     bridgeWindow = false
+    window.isOpen.store(false, ordering: .relaxed)
     openTrackingScopes.subtract(1, ordering: .relaxed)
   }
+}
+
+/// Whether a thread's bridge window is open, readable from other threads (`ThreadContext.window`).
+final class BridgeWindowFlag: Sendable {
+  let isOpen = Atomic<Bool>(false)
 }
 
 extension Extent {
@@ -175,7 +182,7 @@ extension Extent {
     }
     let reusable = cached.flatMap { $0.isFiring.load(ordering: .relaxed) ? nil : $0 }
     let bridge = reusable ?? ObservationBridge(cacheKey)
-    bridge.arm(self, key, keyPath, anchored: anchored)
+    bridge.arm(self, key, keyPath, anchored: anchored, by: context)
     if reusable == nil { context.cacheBridge(bridge, for: cacheKey) }
     context.lastBridge = bridge
     if !bridge.access(context) { context.closeBridgeWindow() }

@@ -21,12 +21,29 @@ final class Observer: @unchecked Sendable {
   ///   path whose notification is still to come, and hear of a change it has already seen).
   /// - Kept, not deactivated, when it fires while Observation tracks on this thread: the closure
   ///   running there may have recorded it, and subscribes only when it ends (the change is missed
-  ///   then, as for Observation's own properties, but the next one must not be).
+  ///   then, as for Observation's own properties, but the next one must not be). On the thread
+  ///   that armed it, when another thread fires it: while that thread's bridge window is open
+  ///   (`armedBy`).
   let closed: (@Sendable () -> Void)?
+  /// The bridge window of the thread that armed this bridge, if it may fire on another thread.
+  let armedBy: BridgeWindowFlag?
 
-  init(onChange: @escaping @Sendable (ObservationChange) -> Void, closed: (@Sendable () -> Void)? = nil) {
+  init(
+    onChange: @escaping @Sendable (ObservationChange) -> Void, closed: (@Sendable () -> Void)? = nil,
+    armedBy: BridgeWindowFlag? = nil
+  ) {
     self.onChange = onChange
     self.closed = closed
+    self.armedBy = armedBy
+  }
+
+  /// Whether this bridge, firing now on `context`'s thread, stays registered (see `closed`).
+  /// `tracksHere` caches the probe for a batch.
+  func staysArmed(firingOn context: ThreadContext, _ tracksHere: inout Bool?) -> Bool {
+    guard closed != nil else { return false }
+    if let armedBy, armedBy !== context.window { return armedBy.isOpen.load(ordering: .relaxed) }
+    if tracksHere == nil { tracksHere = context.observationTracksHere() }
+    return tracksHere!
   }
 
   /// Lists `extent` (if new) and counts one more registration on it. Requires the registry lock.
@@ -152,7 +169,8 @@ func fire(_ deliveries: [Delivery]) {
   if deliveries.count == 1, let delivery = deliveries.first {
     // The common case, without the bookkeeping below.
     let observer = delivery.observer
-    let keep = observer.closed != nil && ThreadContext.current.observationTracksHere()
+    var tracksHere: Bool?
+    let keep = observer.closed != nil && observer.staysArmed(firingOn: ThreadContext.current, &tracksHere)
     let fresh = withRegistry { garbage -> Bool in
       guard observer.isActive, !observer.hold(delivery.keyPath) else { return false }
       if !keep { observer.deactivate(&garbage) }
@@ -180,7 +198,9 @@ func fire(_ deliveries: [Delivery]) {
       }
     }
   }
-  let keep = order.contains { $0.closed != nil } && ThreadContext.current.observationTracksHere()
+  var tracksHere: Bool?
+  let context = order.contains { $0.closed != nil } ? ThreadContext.current : nil
+  let keeps = order.map { observer in context.map { observer.staysArmed(firingOn: $0, &tracksHere) } ?? false }
   let fresh = withRegistry { garbage in
     order.enumerated().map { offset, observer -> Bool in
       guard observer.isActive else { return false }
@@ -189,13 +209,11 @@ func fire(_ deliveries: [Delivery]) {
         for keyPath in keyPaths[offset] { _ = observer.hold(keyPath) }
         return false
       }
-      if !(keep && observer.closed != nil) { observer.deactivate(&garbage) }
+      if !keeps[offset] { observer.deactivate(&garbage) }
       return true
     }
   }
-  if !keep {
-    for (offset, observer) in order.enumerated() where fresh[offset] { observer.closed?() }
-  }
+  for (offset, observer) in order.enumerated() where fresh[offset] && !keeps[offset] { observer.closed?() }
   for (offset, observer) in order.enumerated() where fresh[offset] {
     observer.onChange(ObservationChange(keyPaths: keyPaths[offset]))
   }

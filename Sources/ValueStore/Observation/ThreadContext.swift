@@ -42,6 +42,9 @@ final class ThreadContext {
   @exclusivity(unchecked) var appleTrackingSeen = false
   /// Reads on this thread are also bridged to Apple's Observation (see ObservationBridge.swift).
   @exclusivity(unchecked) @usableFromInline var bridgeWindow = false
+  /// `bridgeWindow`, for other threads: a bridge this thread armed, fired elsewhere while the
+  /// window is open, stays armed (the closure that recorded it may still run; `Observer.closed`).
+  let window = BridgeWindowFlag()
   /// Reads are hidden from Apple's Observation: inside `untracked` entered while Observation
   /// tracked here (an Observation scope opened inside it is seen: its reads are bridged), and
   /// inside a holder's mutation body.
