@@ -116,8 +116,8 @@ import Testing
   /// registers, with nobody else observing the root: the observer hears the replacement when it
   /// registers (it registered on the orphaned old root before, and never heard anything again;
   /// found by a thread probe written as a user).
-  @Test(arguments: [false, true])
-  func aRootReplacedInAnotherThreadsRegistrationWindowIsHeard(alreadyObserved: Bool) {
+  @Test(arguments: [false, true], 0..<3)
+  func aRootReplacedInAnotherThreadsRegistrationWindowIsHeard(alreadyObserved: Bool, readStyle: Int) {
     let watchdog = Watchdog(#function)
     defer { watchdog.finish() }
     let root = ObservedRoot(RelState())
@@ -126,7 +126,11 @@ import Testing
     let (entered, release, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
     Thread {
       _ = withTracking { () -> Int in
-        let count = root.count
+        let count = switch readStyle {
+        case 0: root.count
+        case 1: root.read { $0.count }
+        default: root.currentValue.count
+        }
         entered.signal()
         release.wait()
         return count

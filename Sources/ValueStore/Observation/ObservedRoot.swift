@@ -205,9 +205,9 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   // shared, and every mutation would fork it.
   // Observed, or maybe about to be: a tracking scope open on any thread may have read the root
   // and register after this mutation, and must then find the root replaced (the handle marks it).
-  let observed = before.extent.map {
-    $0.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 || openTrackingScopes.load(ordering: .relaxed) != 0
-  } ?? false
+  let observed =
+    before.extent.map { $0.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 } ?? false
+    || before.extent != nil && openTrackingScopes.load(ordering: .relaxed) != 0
   guard observed else {
     // Nobody observes the root itself, nor reads anywhere: only its slot needs reconciling (a
     // fork to adopt).
