@@ -133,6 +133,14 @@ extension ThreadContext {
     return appleTrackingSeen
   }
 
+  /// Hides the reads that follow from an Observation scope open on this thread now, if any — not
+  /// from one opened later (`untracked`; an observer re-tracking as it fires). Callers restore
+  /// `bridgeHidden`.
+  func hideReadsFromObservationScopeOpenNow() {
+    bridgeHidden = true  // while asking, so that asking opens no bridge window
+    bridgeHidden = observationTracksHere()
+  }
+
   /// Called while Apple's Observation records a holder read or a bridge: it is tracking here.
   func appleIsTracking() {
     appleTrackingSeen = true

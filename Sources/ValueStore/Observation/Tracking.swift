@@ -172,12 +172,9 @@ func track<T, E: Error>(
   let outer = context.scope
   // An observer re-tracking as it fires inside an Observation closure (one that mutated what the
   // observer read) reads for itself, not for that closure: hidden from it, as from our own
-  // closure (`startFiring`). Hidden while asking, so that asking opens no bridge window.
+  // closure (`startFiring`).
   let hidden = context.bridgeHidden
-  if context.isFiring && !hidden {
-    context.bridgeHidden = true
-    context.bridgeHidden = context.observationTracksHere()
-  }
+  if context.isFiring && !hidden { context.hideReadsFromObservationScopeOpenNow() }
   defer { context.bridgeHidden = hidden }
   // Scopes are reused: a tracking call then allocates only its observer.
   let scope = context.spareScopes.popLast() ?? TrackingScope()
@@ -270,10 +267,7 @@ public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
   let outer = context.scope
   let hidden = context.bridgeHidden
   context.scope = nil
-  // Hidden from an Observation scope open now, not from one the body opens (hidden while asking,
-  // so that asking does not open the bridge window).
-  context.bridgeHidden = true
-  context.bridgeHidden = context.observationTracksHere()
+  context.hideReadsFromObservationScopeOpenNow()
   // Counted as a scope, so that reads inside take their slow path, which sees `bridgeHidden`: a
   // store's field read asks Observation through the field's own key path, which it would record.
   openTrackingScopes.add(1, ordering: .relaxed)
