@@ -117,6 +117,24 @@ import Testing
     withExtendedLifetime((token, rows)) {}
   }
 
+  /// A read outside tracking while the thread's bridge window still lingers (open since an earlier
+  /// scope) may arm an un-anchored bridge; a later scope's anchored read of the same field must
+  /// not reuse it, or a bare copy's change reaches that scope (found by a randomized run, base
+  /// seed 0x26B1D5).
+  @Test func anAnchoredReadDoesNotReuseABridgeAnUnanchoredReadArmed() {
+    let root = ObservedRoot(BridgeState())
+    withObservationTracking { _ = root.mode.payload?.count } onChange: {}
+    root.mutate { $0 = BridgeState() }
+    _ = root.currentValue.child
+    let fired = FireCounter()
+    withObservationTracking { _ = root.read { $0.child == Child() } } onChange: { fired.tick() }
+    var copy = root.currentValue
+    copy.child = Child()
+    #expect(fired.count == 0)
+    root.mutate { $0.child.count += 1 }
+    #expect(fired.count == 1)
+  }
+
   /// A kept collection asked for an element it does not have hears the element arrive, and one
   /// asked whether an element is there hears it go.
   @Test func aStoreCollectionLookupTracksTheElementsPresence() {

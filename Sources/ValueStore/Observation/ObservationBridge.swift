@@ -116,10 +116,13 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   }
 }
 
-/// Identifies a field of an extent for the bridge cache (serials are never reused).
+/// Identifies a field of an extent for the bridge cache (serials are never reused), and how the
+/// bridge's observer is registered there: an anchored read must not reuse a bridge an un-anchored
+/// read armed (a bare copy's change would reach it; found by a randomized run).
 struct BridgeKey: Hashable {
   let serial: UInt64
   let key: FieldKey
+  let anchored: Bool
 }
 
 extension ThreadContext {
@@ -170,7 +173,7 @@ extension Extent {
   /// the field's armed bridge, made on first use. Called with the window open.
   func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, _ context: ThreadContext) {
     guard !context.bridgeHidden else { return }
-    let cacheKey = BridgeKey(serial: serial, key: key)
+    let cacheKey = BridgeKey(serial: serial, key: key, anchored: anchored)
     // The last bridge is in the cache (pruning forgets it): a field read again skips the lookup,
     // armed or not.
     let last = context.lastBridge
