@@ -11,7 +11,8 @@ import Observation
 //   the probe's is) and records the field at once. One registrar, one key path per field read.
 // - **Arming** is as for the window's bridges: a one-shot observer of the field, registered
 //   anchored on the extent the holder's value has at the read (forks carry it), re-armed by the
-//   first bridged read after it fired.
+//   first bridged read after it fired; closed and kept as they are (ObservationBridge.swift). A
+//   field's generations are two key paths used in turn.
 // - **Threads.** A holder serializes everything here: a store runs on the main actor, and so do its
 //   reads and the changes that fire its observers.
 

@@ -20,6 +20,11 @@ import Synchronization
 //   the field changes the bridge calls its registrar's `withMutation`, which fires exactly the
 //   Apple scopes that read that field. An armed bridge is reused by later reads of the same field
 //   (a per-thread cache), so a steady-state bridged read is one cache lookup and one Apple access.
+// - **A round with user code in it** (`Observer.closed`): a batch closes its bridges before any
+//   `onChange` runs, so a read in between records a new generation (a new bridge) rather than a
+//   notification still to come; and a bridge that fires while the closure that recorded it may
+//   still run (Observation tracks on this thread, or the arming thread's window is open) stays
+//   armed, so the scope hears the next change once it subscribes.
 
 /// Hashing it is how Apple's Observation tells us it is tracking on this thread (see above).
 @usableFromInline
