@@ -189,6 +189,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
     store = Store(initialState: initialState, reducer: TestReducer(base: reducer, log: log)) { values in
       values.context = .test
       values.onUnimplemented = { message in site.reportFailure(message) }
+      values.onRuntimeWarning = { message in site.reportFailure(message) }
       prepareDependencies(&values)
     }
     store.effectExecutor = MainQueueExecutor.shared

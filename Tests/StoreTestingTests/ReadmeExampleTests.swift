@@ -156,7 +156,8 @@ struct TodosFeature: Reducer {
   await store.send(.add("Milk")) { $0.todos.append(Todo(.init(id: 0, title: "Milk"))) }
   await store.send(.todos(.element(id: 0, action: .toggle))) { $0.todos[id: 0]?.isDone = true }
   await store.send(.counter(.increment)) { $0.counter.count = 1 }
-  await store.send(.editing(.toggle))  // no todo being edited: ignored (and reported)
+  // No todo being edited: ignored with a runtime warning in an app, a failure in a test (as TCA).
+  await withKnownIssue { await store.send(.editing(.toggle)) }
 }
 
 // The README's "Actions and case paths" example, verbatim from here to the end of the test.

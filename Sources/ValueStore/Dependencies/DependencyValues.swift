@@ -20,6 +20,10 @@ public struct DependencyValues: Sendable {
   public var onUnimplemented: @Sendable (String) -> Void = { message in
     print("[ValueStore] \(message)")
   }
+  /// Where a store reports misuse while these values are in force — an action for a child whose
+  /// state is gone, an element id that is not there — instead of `RuntimeWarning.handler`; nil
+  /// leaves it there. `TestStore` makes it a test failure, as TCA does.
+  public var onRuntimeWarning: (@Sendable (String) -> Void)?
 
   /// The live values.
   public init(context: DependencyContext = .live) { self.context = context }
