@@ -118,12 +118,81 @@ import Testing
   /// keeps the store alive.
   @Test func aStoreWithArmedFieldsIsReleased() {
     weak var weakStore: TestStore?
+    weak var weakBridges: FieldBridges?
     do {
       let store = makeStore()
       weakStore = store
       withObservationTracking { _ = (store.count, store.child.count) } onChange: {}
+      weakBridges = store.fieldBridges
+      #expect(weakBridges != nil)
     }
     #expect(weakStore == nil)
+    #expect(weakBridges == nil)  // its observers held it
+  }
+
+  /// A field's observer stays registered while the field is read between changes (a view
+  /// re-rendering), and retires once a change finds it unread: a view that went away costs
+  /// nothing after the next change. A later view arms it again and hears every change.
+  @Test func aFieldsObserverStaysWhileReadAndRetiresOnceUnread() {
+    let store = makeStore()
+    let index = { store.fieldBridges!.index(of: FieldKey.field(\BridgeState.Fields.count))! }
+    let isArmed = { store.fieldBridges!.fields[index()].observer != nil }
+    let fired = FireCounter()
+    withObservationTracking { _ = store.count } onChange: { fired.tick() }
+    store.send(.edit { $0.count += 1 })
+    #expect(fired.count == 1)
+    #expect(isArmed())  // it was read since it was armed
+    store.send(.edit { $0.count += 1 })
+    #expect(!isArmed())  // nobody read it since the last change
+    _ = store.count  // untracked: arms nothing
+    #expect(!isArmed())
+    let again = FireCounter()
+    view(store, again) { _ = $0.count }
+    for round in 1...3 {
+      store.send(.edit { $0.count += 1 })
+      #expect(again.count == round)
+      #expect(isArmed())
+    }
+    #expect(fired.count == 1)
+  }
+
+  /// The ways the store's value leaves the extent a field's observer is registered on — a fork
+  /// carrying it (a snapshot alive), a replacement leaving it behind, a return to a snapshot whose
+  /// registrations had moved on — each followed by a change: a view re-arming after each change,
+  /// and one made afresh after the move, hear exactly the changes of the field they read.
+  @Test(arguments: [0, 1, 2, 3])
+  func aViewFollowsTheStoresValueThroughForksReplacementsAndReturns(_ shape: Int) {
+    let store = makeStore()
+    let (counts, names) = (FireCounter(), FireCounter())
+    view(store, counts) { _ = $0.count }
+    view(store, names) { _ = $0.name }
+    let snapshot = store.currentState
+    store.send(.edit { $0.count += 1 })  // forks: the snapshot holds the old extent
+    #expect(counts.count == 1)
+    switch shape {
+    case 0: store.send(.edit { $0 = snapshot })  // back to the extent the observers left
+    case 1: store.send(.edit { $0 = BridgeState() })
+    case 2:
+      store.send(.edit { $0 = snapshot })
+      store.send(.edit { $0 = snapshot })  // replaced by the very value it holds
+    default:
+      let later = store.currentState
+      store.send(.edit { $0.count += 1 })
+      store.send(.edit { $0 = later })
+    }
+    let replacements = names.count  // a replacement is heard by every field's view
+    #expect(replacements >= 1)
+    #expect(counts.count == 1 + replacements + (shape == 3 ? 1 : 0))
+    let fresh = FireCounter()
+    withObservationTracking { _ = store.count } onChange: { fresh.tick() }
+    store.send(.edit { $0.name += "x" })
+    let counted = counts.count
+    #expect(names.count == replacements + 1)
+    #expect(fresh.count == 0)
+    store.send(.edit { $0.count += 1 })
+    #expect(counts.count == counted + 1)
+    #expect(names.count == replacements + 1)
+    #expect(fresh.count == 1)
   }
 }
 

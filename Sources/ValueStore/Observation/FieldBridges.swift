@@ -9,10 +9,15 @@ import Observation
 //   registrar; Design.md §5). The holder knows its own fields, so a read of one accesses
 //   the field's key path directly: it tells us Apple is tracking (its argument is a detector, as
 //   the probe's is) and records the field at once. One registrar, one key path per field read.
-// - **Arming** is as for the window's bridges: a one-shot observer of the field, registered
-//   anchored on the extent the holder's value has at the read (forks carry it), re-armed by the
-//   first bridged read after it fired; closed and kept as they are (ObservationBridge.swift). A
-//   field's generations are two key paths used in turn.
+// - **Arming.** A field's bridge is an observer of the field, registered anchored on the extent
+//   the holder's value has (forks carry it) by the first read Apple tracks. Unlike the window's
+//   one-shot bridges it stays registered while it is read between changes, as an `@Observable`
+//   property always calls `withMutation`: a view re-reading the field after each change costs one
+//   Apple access, not a new observer per round. It retires when it fires unread since it last
+//   fired (no Apple scope can hold its key path then, unless one is still recording: `closed`),
+//   and is re-armed, on the value's current extent, by the next tracked read that finds it retired
+//   or left behind (the value replaced). Closed as the window's bridges are
+//   (ObservationBridge.swift); a field's generations are two key paths used in turn.
 // - **Threads.** A holder serializes everything here: a store runs on the main actor, and so do its
 //   reads and the changes that fire its observers.
 
@@ -21,12 +26,13 @@ import Observation
 final class FieldBridges: Observable, @unchecked Sendable {
   @usableFromInline let registrar = ObservationRegistrar()
   /// By field offset: 1 + the field's index in `fields`, or 0 when it has none yet.
-  @usableFromInline var slots: [UInt16] = []
-  @usableFromInline var fields: [Field] = []
+  @exclusivity(unchecked) @usableFromInline var slots: [UInt16] = []
+  /// Main actor only, like the holder (no dynamic exclusivity check).
+  @exclusivity(unchecked) @usableFromInline var fields: [Field] = []
 
   @usableFromInline
   struct Field {
-    /// The key path of the field's current generation: what a read records while it is armed.
+    /// The key path of the field's current generation: what a read records.
     @usableFromInline var keyPath: KeyPath<FieldBridges, Void> & Sendable
     let key: FieldKey
     /// The other generation's, made when first needed. Two are enough: a generation's
@@ -34,11 +40,19 @@ final class FieldBridges: Observable, @unchecked Sendable {
     /// thread, and a store's from the main actor).
     var other: (KeyPath<FieldBridges, Void> & Sendable)?
     var generation: UInt32 = 0
-    /// A one-shot observer of the field is registered for this generation and has not fired.
-    @usableFromInline var isArmed = false
-    /// The generation fired and its `withMutation` has not started: a read now switches to the
-    /// other one, or it would record a key path about to notify of a change the reader has seen
-    /// (a scope re-armed from the `onChange` another field's `withMutation` called).
+    /// The field's observer while armed. It holds the holder's bridges and they hold it: the
+    /// holder breaks the cycle when it goes (`disarm`).
+    var observer: Observer?
+    /// Where `observer` was last known registered: the extent's serial and its count of anchored
+    /// moves then (a registration leaves a live extent only by such a move).
+    var armedOn: (serial: UInt64, moves: UInt32) = (0, 0)
+    /// The current generation was accessed since the field last fired: an Apple scope may hold it.
+    @usableFromInline var isRead = false
+    /// The generation that fired, until its `withMutation` starts.
+    var firing: (KeyPath<FieldBridges, Void> & Sendable)?
+    /// `firing` is the current generation: a read now switches to the other one, or it would
+    /// record a key path about to notify of a change the reader has seen (a scope re-armed from
+    /// the `onChange` another field's `withMutation` called).
     @usableFromInline var isFiring = false
   }
 
@@ -61,6 +75,7 @@ final class FieldBridges: Observable, @unchecked Sendable {
   func access(_ key: FieldKey) -> Bool {
     guard let index = index(of: key) else { return false }
     if _slowPath(fields[index].isFiring) { nextGeneration(index) }
+    fields[index].isRead = true
     registrar.access(self, keyPath: fields[index].keyPath)
     return true
   }
@@ -87,32 +102,59 @@ final class FieldBridges: Observable, @unchecked Sendable {
     fields[index].isFiring = false
   }
 
-  /// Registers a one-shot observer of the field at `index` (offset `key`, `keyPath` into the
-  /// holder's fields) on `extent`, the holder's value's. Requires the field not armed, and its
-  /// key path recorded by this read (`access`).
+  /// Makes sure the field at `index` (offset `key`, `keyPath` into the holder's fields) has an
+  /// observer registered on `extent`, the holder's value's: one that retired, or stayed on an
+  /// extent the value no longer has (replaced), is replaced.
   func arm(_ index: Int, key: FieldKey, keyPath: AnyKeyPath, on extent: Extent) {
-    if fields[index].isFiring { nextGeneration(index) }
-    fields[index].isArmed = true
-    let bridged = fields[index].keyPath
-    let observer = Observer(onChange: { [self] _ in fire(index, bridged) }, closed: { [self] in close(index, bridged) })
+    let here = (serial: extent.serial, moves: extent.moves(anchored: true))
+    if let observer = fields[index].observer {
+      if fields[index].armedOn == here { return }
+      let opaque = Unmanaged.passUnretained(extent).toOpaque()
+      let stayed = withRegistry { garbage -> Bool in
+        if observer.isActive, observer.extents.contains(where: { $0.extent.toOpaque() == opaque }) { return true }
+        observer.deactivate(&garbage)
+        return false
+      }
+      if stayed { return fields[index].armedOn = here }  // carried to a fork of the value
+      fields[index].observer = nil
+    }
+    let observer = Observer(
+      onChange: { [self] _ in fire(index) }, closed: { [self] kept in close(index, kept: kept) },
+      keeps: { [self] in fields[index].isRead }
+    )
     withRegistry { _ in
       observer.extents.append((.passUnretained(extent), 1))
       extent.register(observer, key: key, keyPath: keyPath, anchored: true)
     }
+    fields[index].observer = observer
+    fields[index].armedOn = here
   }
 
-  /// The generation `keyPath` fired (see `Observer.closed`).
-  private func close(_ index: Int, _ keyPath: KeyPath<FieldBridges, Void> & Sendable) {
-    guard fields[index].keyPath === keyPath else { return }
-    fields[index].isArmed = false
+  /// The field at `index` fired, and its observer stays registered (`kept`) or retired (see
+  /// `Observer.closed`).
+  private func close(_ index: Int, kept: Bool) {
+    if !kept { fields[index].observer = nil }
+    fields[index].firing = fields[index].keyPath
     fields[index].isFiring = true
+    fields[index].isRead = false
   }
 
   /// Once `withMutation` has started, Observation has taken the scopes it notifies: one that
   /// records the key path from now on (re-armed from its `onChange`) is not among them.
-  private func fire(_ index: Int, _ keyPath: KeyPath<FieldBridges, Void> & Sendable) {
+  private func fire(_ index: Int) {
+    guard let keyPath = fields[index].firing else { return }
+    fields[index].firing = nil
     if fields[index].keyPath === keyPath { fields[index].isFiring = false }
     registrar.withMutation(of: self, keyPath: keyPath) {}
+  }
+
+  /// Retires every field's observer: the holder is gone (this breaks their cycle).
+  func disarm() {
+    let observers = fields.compactMap(\.observer)
+    for index in fields.indices { fields[index].observer = nil }
+    withRegistry { garbage in
+      for observer in observers where observer.isActive { observer.deactivate(&garbage) }
+    }
   }
 }
 
@@ -169,7 +211,7 @@ func bridgeHolderRead(
   bridges = holderBridges
   let hadField = holderBridges.index(of: key) != nil
   let index = holderBridges.field(key)
-  if !holderBridges.fields[index].isArmed { holderBridges.arm(index, key: key, keyPath: keyPath, on: extent) }
+  holderBridges.arm(index, key: key, keyPath: keyPath, on: extent)
   // A field new here was not accessed yet: the probe was.
   if !hadField { _ = holderBridges.access(key) }
   return true

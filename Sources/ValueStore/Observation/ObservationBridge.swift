@@ -93,7 +93,7 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   /// Registers a fresh one-shot observer of `key` on `extent`. Apple's scopes that recorded this
   /// bridge before were all told when it last fired (they are one-shot), so the bridge is reused.
   func arm(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, by context: ThreadContext) {
-    let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] in close() }, armedBy: context.window)
+    let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] kept in if !kept { close() } }, armedBy: context.window)
     withRegistry { garbage in
       if let previous = self.observer { garbage.append(previous) }
       self.observer = observer

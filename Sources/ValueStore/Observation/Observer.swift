@@ -15,32 +15,39 @@ final class Observer: @unchecked Sendable {
   /// ``registry``.
   var isTracking = false
   var heldKeyPaths: [AnyKeyPath]?
-  /// Set for a bridge to Apple's Observation (ObservationBridge.swift), which then differs twice:
-  /// - Told it fired before any observer of its batch runs (`onChange` may run user code, which
-  ///   may read the bridged field again: it must find the bridge closed, or it would record a key
-  ///   path whose notification is still to come, and hear of a change it has already seen).
+  /// Set for a bridge to Apple's Observation (ObservationBridge.swift, FieldBridges.swift), which
+  /// then differs twice:
+  /// - Told it fired, and whether it stays registered (`kept`), before any observer of its batch
+  ///   runs (`onChange` may run user code, which may read the bridged field again: it must find
+  ///   the bridge closed, or it would record a key path whose notification is still to come, and
+  ///   hear of a change it has already seen).
   /// - Kept, not deactivated, when it fires while Observation tracks on this thread: the closure
   ///   running there may have recorded it, and subscribes only when it ends (the change is missed
   ///   then, as for Observation's own properties, but the next one must not be). On the thread
   ///   that armed it, when another thread fires it: while that thread's bridge window is open
-  ///   (`armedBy`).
-  let closed: (@Sendable () -> Void)?
+  ///   (`armedBy`). And whenever `keeps` says so.
+  let closed: (@Sendable (_ kept: Bool) -> Void)?
   /// The bridge window of the thread that armed this bridge, if it may fire on another thread.
   let armedBy: BridgeWindowFlag?
+  /// Whether a bridge stays registered for its own reasons (a store field read since it last
+  /// fired, FieldBridges.swift). Called on the firing thread, outside the registry lock.
+  let keeps: (@Sendable () -> Bool)?
 
   init(
-    onChange: @escaping @Sendable (ObservationChange) -> Void, closed: (@Sendable () -> Void)? = nil,
-    armedBy: BridgeWindowFlag? = nil
+    onChange: @escaping @Sendable (ObservationChange) -> Void, closed: (@Sendable (_ kept: Bool) -> Void)? = nil,
+    armedBy: BridgeWindowFlag? = nil, keeps: (@Sendable () -> Bool)? = nil
   ) {
     self.onChange = onChange
     self.closed = closed
     self.armedBy = armedBy
+    self.keeps = keeps
   }
 
   /// Whether this bridge, firing now on `context`'s thread, stays registered (see `closed`).
   /// `tracksHere` caches the probe for a batch.
   func staysArmed(firingOn context: ThreadContext, _ tracksHere: inout Bool?) -> Bool {
     guard closed != nil else { return false }
+    if let keeps, keeps() { return true }
     if let armedBy, armedBy !== context.window { return armedBy.isOpen.load(ordering: .relaxed) }
     if tracksHere == nil { tracksHere = context.observationTracksHere() }
     return tracksHere!
@@ -177,7 +184,7 @@ func fire(_ deliveries: [Delivery]) {
       return true
     }
     guard fresh else { return }
-    if !keep { observer.closed?() }
+    observer.closed?(keep)
     observer.onChange(ObservationChange(keyPaths: delivery.keyPath.map { [$0] } ?? []))
     return
   }
@@ -213,7 +220,7 @@ func fire(_ deliveries: [Delivery]) {
       return true
     }
   }
-  for (offset, observer) in order.enumerated() where fresh[offset] && !keeps[offset] { observer.closed?() }
+  for (offset, observer) in order.enumerated() where fresh[offset] { observer.closed?(keeps[offset]) }
   for (offset, observer) in order.enumerated() where fresh[offset] {
     observer.onChange(ObservationChange(keyPaths: keyPaths[offset]))
   }

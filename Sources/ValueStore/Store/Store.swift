@@ -41,6 +41,10 @@ public final class Store<State, Action: Sendable>: Observable {
     rootStorage = root?.storage
   }
 
+  /// Its field bridges and their observers hold each other (FieldBridges.swift). Nothing else uses
+  /// the store while it goes, so the main actor is not needed.
+  nonisolated deinit { fieldBridges?.disarm() }
+
   /// A store running `reducer` on `initialState`, with the dependencies in force here changed by
   /// `prepareDependencies`.
   public convenience init<R: Reducer>(
