@@ -84,15 +84,15 @@ enum BridgeScenarios {
     }
   }
 
+  /// As a view on the main actor would: one `assumeIsolated` a round, in `onChange`.
+  @MainActor
   private static func observeWideStore(_ store: UncheckedBox<Store<Wide, WideFeature.Action>>, _ fired: FireCounter) {
-    MainActor.assumeIsolated {
-      withObservationTracking {
-        let s = store.value
-        blackHole(s.f0 &+ s.f1 &+ s.f2 &+ s.f3 &+ s.f4 &+ s.f5 &+ s.f6 &+ s.f7 &+ s.f8 &+ s.f9)
-      } onChange: {
-        fired.fire()
-        MainActor.assumeIsolated { observeWideStore(store, fired) }
-      }
+    withObservationTracking {
+      let s = store.value
+      blackHole(s.f0 &+ s.f1 &+ s.f2 &+ s.f3 &+ s.f4 &+ s.f5 &+ s.f6 &+ s.f7 &+ s.f8 &+ s.f9)
+    } onChange: {
+      fired.fire()
+      MainActor.assumeIsolated { observeWideStore(store, fired) }
     }
   }
 
@@ -120,14 +120,14 @@ enum BridgeScenarios {
     }
   }
 
-  /// Re-arms itself in its onChange, like a view re-rendering. The store changes on the main actor.
+  /// Re-arms itself in its onChange, like a view re-rendering. The store changes on the main actor;
+  /// as a view on it would, this pays one `assumeIsolated` a round, in `onChange`.
+  @MainActor
   private static func observeStore(_ store: Store<Counter, CounterFeature.Action>, _ fired: FireCounter) {
-    let store = UncheckedBox(store)
-    MainActor.assumeIsolated {
-      withObservationTracking { _ = store.value.count } onChange: {
-        fired.fire()
-        MainActor.assumeIsolated { observeStore(store.value, fired) }
-      }
+    let box = UncheckedBox(store)
+    withObservationTracking { _ = store.count } onChange: {
+      fired.fire()
+      MainActor.assumeIsolated { observeStore(box.value, fired) }
     }
   }
 }

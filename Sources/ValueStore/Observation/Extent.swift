@@ -33,7 +33,7 @@ final class Extent: @unchecked Sendable {
   /// ones were copied (a bare fork, any adoption). A tracked read remembers it; a registration that
   /// arrives after such a move missed it, so it fires at once instead of waiting on an extent that
   /// nobody will write again (B10: a mutation between a tracked read and its registration).
-  let moves = Atomic<UInt32>(0)
+  @usableFromInline let moves = Atomic<UInt32>(0)
   /// Set while this extent's value is out of its collection slot for an in-place mutation
   /// (`ElementSlot`): if the value dies there, it was replaced, and its readers are told as it
   /// goes — the slot cannot reach them afterwards.
@@ -69,6 +69,7 @@ final class Extent: @unchecked Sendable {
   static let unanchoredMove: UInt32 = 0x0001_0000
 
   /// The half of `moves` that concerns an anchored or an un-anchored registration.
+  @inlinable
   func moves(anchored: Bool) -> UInt32 {
     moves.load(ordering: .relaxed) & (anchored ? 0x0000_FFFF : 0xFFFF_0000)
   }

@@ -25,6 +25,8 @@ import Observation
 @usableFromInline
 final class FieldBridges: Observable, @unchecked Sendable {
   @usableFromInline let registrar = ObservationRegistrar()
+  /// On while an access needs to know whether Observation records it (`BridgedField`).
+  @usableFromInline let detector = BridgeDetector()
   /// By field offset: 1 + the field's index in `fields`, or 0 when it has none yet.
   @exclusivity(unchecked) @usableFromInline var slots: [UInt16] = []
   /// Main actor only, like the holder (no dynamic exclusivity check).
@@ -42,10 +44,10 @@ final class FieldBridges: Observable, @unchecked Sendable {
     var generation: UInt32 = 0
     /// The field's observer while armed. It holds the holder's bridges and they hold it: the
     /// holder breaks the cycle when it goes (`disarm`).
-    var observer: Observer?
+    @usableFromInline var observer: Observer?
     /// Where `observer` was last known registered: the extent's serial and its count of anchored
     /// moves then (a registration leaves a live extent only by such a move).
-    var armedOn: (serial: UInt64, moves: UInt32) = (0, 0)
+    @usableFromInline var armedOn: (serial: UInt64, moves: UInt32) = (0, 0)
     /// The current generation was accessed since the field last fired: an Apple scope may hold it.
     @usableFromInline var isRead = false
     /// The generation that fired, until its `withMutation` starts.
@@ -71,12 +73,21 @@ final class FieldBridges: Observable, @unchecked Sendable {
   /// Tells Apple's Observation, if it tracks on this thread, that `key` was read; false if the
   /// field has no key path yet (the caller asks the probe instead). Untracked, this is Apple's own
   /// check.
+  ///
+  /// `leafOn`: the holder's value's extent, for a field whose value has nothing to read below it
+  /// (an `Int`, a `Bool`). If the field is armed there, nothing else is needed when Observation
+  /// records the read, so it is not told to us (no bridge window opens, no tracked read follows).
   @inlinable
-  func access(_ key: FieldKey) -> Bool {
+  func access(_ key: FieldKey, leafOn extent: Extent? = nil) -> Bool {
     guard let index = index(of: key) else { return false }
     if _slowPath(fields[index].isFiring) { nextGeneration(index) }
     fields[index].isRead = true
+    let armedHere = extent.map { extent in
+      fields[index].observer != nil && fields[index].armedOn == (extent.serial, extent.moves(anchored: true))
+    }
+    detector.isOn = armedHere != true
     registrar.access(self, keyPath: fields[index].keyPath)
+    detector.isOn = false
     return true
   }
 
@@ -84,7 +95,7 @@ final class FieldBridges: Observable, @unchecked Sendable {
   func field(_ key: FieldKey) -> Int {
     if let index = index(of: key) { return index }
     precondition(fields.count < Int(UInt16.max), "FieldBridges: more fields than a struct can have")
-    fields.append(Field(keyPath: \FieldBridges.[field: BridgedField(key: key, generation: 0)], key: key))
+    fields.append(Field(keyPath: \FieldBridges.[field: BridgedField(key: key, generation: 0, detector: detector)], key: key))
     if slots.count <= key { slots += repeatElement(0, count: key + 1 - slots.count) }
     slots[key] = UInt16(fields.count)
     return fields.count - 1
@@ -96,7 +107,7 @@ final class FieldBridges: Observable, @unchecked Sendable {
   func nextGeneration(_ index: Int) {
     let key = fields[index].key
     fields[index].generation ^= 1
-    let next = fields[index].other ?? \FieldBridges.[field: BridgedField(key: key, generation: fields[index].generation)]
+    let next = fields[index].other ?? \FieldBridges.[field: BridgedField(key: key, generation: fields[index].generation, detector: detector)]
     fields[index].other = fields[index].keyPath
     fields[index].keyPath = next
     fields[index].isFiring = false
@@ -158,19 +169,33 @@ final class FieldBridges: Observable, @unchecked Sendable {
   }
 }
 
-/// A field of a holder in Apple's key paths, in one generation of its arming. Hashing it is how
-/// Apple's Observation tells us it is tracking on this thread (as `TrackingDetector` does for the
-/// probe).
+/// A field of a holder in Apple's key paths, in one generation of its arming. Hashing it while
+/// its holder's detector is on is how Apple's Observation tells us it is tracking on this thread
+/// (as `TrackingDetector` does for the probe); its other hashes (Observation's installing,
+/// notifying, cancelling) skip the thread-local.
 @usableFromInline
 struct BridgedField: Hashable, Sendable {
   let key: FieldKey
   let generation: UInt32
+  let detector: BridgeDetector
 
   @usableFromInline func hash(into hasher: inout Hasher) {
-    ThreadContext.withCurrent { $0.appleIsTracking() }
+    if detector.isOn { ThreadContext.withCurrent { $0.appleIsTracking() } }
     hasher.combine(key)
     hasher.combine(generation)
   }
+
+  @usableFromInline static func == (a: Self, b: Self) -> Bool {
+    a.key == b.key && a.generation == b.generation && a.detector === b.detector
+  }
+}
+
+/// Whether hashing a holder's field key paths detects Observation now: on only during the holder's
+/// own `access` (main actor only, as the holder).
+@usableFromInline
+final class BridgeDetector: @unchecked Sendable {
+  @usableFromInline var isOn = false
+  init() {}
 }
 
 /// Records a tracked read of the top-level field `key` of a holder whose value's fields are

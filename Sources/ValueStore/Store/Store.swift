@@ -174,7 +174,8 @@ extension Store where State: ObservableState {
       guard let rootStorage else { return scopedField(keyPath) }
       if _slowPath(rootStorage.pointee.isReducing) { RootState<State>.readInsideReducer() }
       if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: false) }
-      if fieldBridges?.access(FieldKey.field(keyPath)) != true { TrackingProbe.check() }
+      let leafOn = FieldKind<T>.isTrivialEquatable ? rootStorage.pointee.state._$fields._extent : nil
+      if fieldBridges?.access(FieldKey.field(keyPath), leafOn: leafOn) != true { TrackingProbe.check() }
       if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: true) }
       return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
     }
