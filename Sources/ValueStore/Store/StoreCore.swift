@@ -172,6 +172,9 @@ final class StateBox<State> {
   /// checks: the main actor serialises every access, and a check on each read costs more than
   /// the read. (`nonisolated(unsafe)` for `deinit` alone, which runs when nothing else has it.)
   @usableFromInline nonisolated(unsafe) let storage: UnsafeMutablePointer<RootState<State>>
+  /// The state within `storage`, found once: `\.state` of a generic type is a key path made at
+  /// run time, which cost a metadata lookup on every access.
+  nonisolated(unsafe) let statePointer: UnsafeMutablePointer<State>
   @usableFromInline let slot: RootSlot
   /// `State` is observable (a store's `State` type itself is not constrained).
   private let trackedRead: (StateBox<State>, (State) -> Void) -> Void
@@ -179,6 +182,7 @@ final class StateBox<State> {
   init(_ state: State) where State: ObservationIdentifiable {
     storage = .allocate(capacity: 1)
     storage.initialize(to: RootState(state: state))
+    statePointer = storage.pointer(to: \.state)!
     storage.pointee.state._detach()  // shares no observers with where it came from
     slot = RootSlot(for: State.self)
     trackedRead = { box, body in trackedAnchored(box.state, box.slot, body) }
@@ -190,8 +194,8 @@ final class StateBox<State> {
   }
 
   @usableFromInline var state: State {
-    unsafeAddress { UnsafePointer(storage).pointer(to: \.state)! }
-    unsafeMutableAddress { storage.pointer(to: \.state)! }
+    unsafeAddress { UnsafePointer(statePointer) }
+    unsafeMutableAddress { statePointer }
   }
 
   var isReducing: Bool {
