@@ -201,3 +201,54 @@ private struct UncheckedStore: @unchecked Sendable {
   let store: Store<BridgeState, BridgeFeature.Action>
   init(_ store: Store<BridgeState, BridgeFeature.Action>) { self.store = store }
 }
+
+/// More fields than the pool of argument-less key paths holds (FieldBridges+KeyPaths.swift).
+struct WideBridgeState: ObservableState, Equatable, Sendable {
+  struct Fields: Equatable, Sendable {
+    var f0 = 0, f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0
+    var f10 = 0, f11 = 0, f12 = 0, f13 = 0, f14 = 0, f15 = 0, f16 = 0, f17 = 0, f18 = 0, f19 = 0
+  }
+  var _$fields = Observed(Fields())
+
+  static let all: [WritableKeyPath<Fields, Int> & Sendable] = [
+    \.f0, \.f1, \.f2, \.f3, \.f4, \.f5, \.f6, \.f7, \.f8, \.f9,
+    \.f10, \.f11, \.f12, \.f13, \.f14, \.f15, \.f16, \.f17, \.f18, \.f19,
+  ]
+}
+
+@MainActor @Suite struct WideFieldBridgeTests {
+  /// Views of single fields, armed in turn so that the late ones get subscript key paths, each
+  /// re-arming: every field's view hears exactly its field's changes, twice over (both
+  /// generations of each key path).
+  @Test func everyFieldsViewHearsItsFieldAloneBeyondThePool() {
+    let store = Store(initialState: WideBridgeState()) {
+      Reduce<WideBridgeState, Int> { state, index in
+        state[dynamicMember: WideBridgeState.all[index]] += 1
+        return .none
+      }
+    }
+    let counters = WideBridgeState.all.map { _ in FireCounter() }
+    for (index, counter) in counters.enumerated() { wideView(store, index, counter) }
+    #expect(store.fieldBridges?.fields.count == WideBridgeState.all.count)
+    for round in 1...2 {
+      for index in WideBridgeState.all.indices {
+        store.send(index)
+        #expect(counters[index].count == round, "field \(index)")
+        #expect(counters.enumerated().allSatisfy { $0.offset <= index ? $0.element.count == round : $0.element.count == round - 1 })
+      }
+    }
+  }
+
+  private func wideView(_ store: Store<WideBridgeState, Int>, _ index: Int, _ fired: FireCounter) {
+    let box = UncheckedWideStore(store)
+    withObservationTracking { _ = store[dynamicMember: WideBridgeState.all[index]] } onChange: {
+      fired.tick()
+      MainActor.assumeIsolated { wideView(box.store, index, fired) }
+    }
+  }
+}
+
+private struct UncheckedWideStore: @unchecked Sendable {
+  let store: Store<WideBridgeState, Int>
+  init(_ store: Store<WideBridgeState, Int>) { self.store = store }
+}

@@ -7,8 +7,14 @@ import Observation
 //   there records two registrars, the probe's and the field bridge's, and Apple installs and
 //   cancels its observer on each at every round (a ten-field view: 8.6 µs a round, 7.1 with one
 //   registrar; Design.md §5). The holder knows its own fields, so a read of one accesses
-//   the field's key path directly: it tells us Apple is tracking (its argument is a detector, as
-//   the probe's is) and records the field at once. One registrar, one key path per field read.
+//   the field's key path directly, and, when we need to know whether Apple records it, the
+//   holder's detector key path (its argument hashes by telling us, as the probe's does). One
+//   registrar, one key path per field read.
+// - **Key paths.** Observation hashes and compares a key path several times a round (recorded,
+//   installed, notified, cancelled); a subscript's argument made that ≈ 100 ns dearer a round than
+//   a stored property's (measured). So a field's key paths are stored properties of a pool
+//   (FieldBridges+KeyPaths.swift), for the first fields a holder bridges, and a subscript with an
+//   `Int` after that.
 // - **Arming.** A field's bridge is an observer of the field, registered anchored on the extent
 //   the holder's value has (forks carry it) by the first read Apple tracks. Unlike the window's
 //   one-shot bridges it stays registered while it is read between changes, as an `@Observable`
@@ -25,8 +31,10 @@ import Observation
 @usableFromInline
 final class FieldBridges: Observable, @unchecked Sendable {
   @usableFromInline let registrar = ObservationRegistrar()
-  /// On while an access needs to know whether Observation records it (`BridgedField`).
-  @usableFromInline let detector = BridgeDetector()
+  /// Accessed after a field's key path when we need to know whether Observation records the read:
+  /// hashing its argument tells the thread (see `TrackingProbe`). An instance property, so that a
+  /// read finds it without a lazy global's check.
+  @usableFromInline let detection = \FieldBridges.[detect: TrackingDetector()]
   /// By field offset: 1 + the field's index in `fields`, or 0 when it has none yet.
   @exclusivity(unchecked) @usableFromInline var slots: [UInt16] = []
   /// Main actor only, like the holder (no dynamic exclusivity check).
@@ -35,12 +43,11 @@ final class FieldBridges: Observable, @unchecked Sendable {
   @usableFromInline
   struct Field {
     /// The key path of the field's current generation: what a read records.
-    @usableFromInline var keyPath: KeyPath<FieldBridges, Void> & Sendable
-    let key: FieldKey
+    @usableFromInline var keyPath: FieldKeyPath
     /// The other generation's, made when first needed. Two are enough: a generation's
     /// `withMutation` is done before the next one can fire (observers run from one loop per
     /// thread, and a store's from the main actor).
-    var other: (KeyPath<FieldBridges, Void> & Sendable)?
+    var other: (FieldKeyPath)?
     var generation: UInt32 = 0
     /// The field's observer while armed. It holds the holder's bridges and they hold it: the
     /// holder breaks the cycle when it goes (`disarm`).
@@ -51,16 +58,23 @@ final class FieldBridges: Observable, @unchecked Sendable {
     /// The current generation was accessed since the field last fired: an Apple scope may hold it.
     @usableFromInline var isRead = false
     /// The generation that fired, until its `withMutation` starts.
-    var firing: (KeyPath<FieldBridges, Void> & Sendable)?
+    var firing: (FieldKeyPath)?
     /// `firing` is the current generation: a read now switches to the other one, or it would
     /// record a key path about to notify of a change the reader has seen (a scope re-armed from
     /// the `onChange` another field's `withMutation` called).
     @usableFromInline var isFiring = false
   }
 
+  /// The pool of argument-less field key paths (FieldBridges+KeyPaths.swift); never read or
+  /// written. Here because an extension cannot store.
+  var k0 = false, k1 = false, k2 = false, k3 = false, k4 = false, k5 = false, k6 = false, k7 = false
+  var k8 = false, k9 = false, k10 = false, k11 = false, k12 = false, k13 = false, k14 = false, k15 = false
+  var k16 = false, k17 = false, k18 = false, k19 = false, k20 = false, k21 = false, k22 = false, k23 = false
+  var k24 = false, k25 = false, k26 = false, k27 = false, k28 = false, k29 = false, k30 = false, k31 = false
+
   @usableFromInline init() {}
 
-  subscript(field _: BridgedField) -> Void { () }
+  subscript(detect _: TrackingDetector) -> Void { () }
 
   /// The index of `key`'s field, if it has one.
   @inlinable
@@ -70,32 +84,35 @@ final class FieldBridges: Observable, @unchecked Sendable {
     return slot == 0 ? nil : slot - 1
   }
 
-  /// Tells Apple's Observation, if it tracks on this thread, that `key` was read; false if the
-  /// field has no key path yet (the caller asks the probe instead). Untracked, this is Apple's own
-  /// check.
+  /// Tells Apple's Observation, if it tracks on this thread, that `key` was read; `.unknown` if
+  /// the field has no key path yet (the caller asks the probe instead). Untracked, this is Apple's
+  /// own check.
   ///
   /// `leafOn`: the holder's value's extent, for a field whose value has nothing to read below it
-  /// (an `Int`, a `Bool`). If the field is armed there, nothing else is needed when Observation
-  /// records the read, so it is not told to us (no bridge window opens, no tracked read follows).
+  /// (an `Int`, a `Bool`), or whose reads below are bridged already (the window is open). If the
+  /// field is armed there, nothing else is needed when Observation records the read (`.armed`):
+  /// it is not asked whether it does, so no bridge window opens and no tracked read follows.
+  /// Otherwise it is asked (`.asked`).
   @inlinable
-  func access(_ key: FieldKey, leafOn extent: Extent? = nil) -> Bool {
-    guard let index = index(of: key) else { return false }
+  func access(_ key: FieldKey, leafOn extent: Extent? = nil) -> FieldAccess {
+    guard let index = index(of: key) else { return .unknown }
     if _slowPath(fields[index].isFiring) { nextGeneration(index) }
     fields[index].isRead = true
-    let armedHere = extent.map { extent in
-      fields[index].observer != nil && fields[index].armedOn == (extent.serial, extent.moves(anchored: true))
-    }
-    detector.isOn = armedHere != true
     registrar.access(self, keyPath: fields[index].keyPath)
-    detector.isOn = false
-    return true
+    if let extent, fields[index].observer != nil,
+      fields[index].armedOn == (extent.serial, extent.moves(anchored: true))
+    {
+      return .armed
+    }
+    registrar.access(self, keyPath: detection)
+    return .asked
   }
 
   /// The index of `key`'s field, made on first use.
   func field(_ key: FieldKey) -> Int {
     if let index = index(of: key) { return index }
     precondition(fields.count < Int(UInt16.max), "FieldBridges: more fields than a struct can have")
-    fields.append(Field(keyPath: \FieldBridges.[field: BridgedField(key: key, generation: 0, detector: detector)], key: key))
+    fields.append(Field(keyPath: Self.keyPath(field: fields.count, generation: 0)))
     if slots.count <= key { slots += repeatElement(0, count: key + 1 - slots.count) }
     slots[key] = UInt16(fields.count)
     return fields.count - 1
@@ -105,9 +122,8 @@ final class FieldBridges: Observable, @unchecked Sendable {
   /// and a read recording it would hear of a change it has seen.
   @usableFromInline @inline(never)
   func nextGeneration(_ index: Int) {
-    let key = fields[index].key
     fields[index].generation ^= 1
-    let next = fields[index].other ?? \FieldBridges.[field: BridgedField(key: key, generation: fields[index].generation, detector: detector)]
+    let next = fields[index].other ?? Self.keyPath(field: index, generation: fields[index].generation)
     fields[index].other = fields[index].keyPath
     fields[index].keyPath = next
     fields[index].isFiring = false
@@ -169,33 +185,15 @@ final class FieldBridges: Observable, @unchecked Sendable {
   }
 }
 
-/// A field of a holder in Apple's key paths, in one generation of its arming. Hashing it while
-/// its holder's detector is on is how Apple's Observation tells us it is tracking on this thread
-/// (as `TrackingDetector` does for the probe); its other hashes (Observation's installing,
-/// notifying, cancelling) skip the thread-local.
+/// What a read of a holder's field told Apple's Observation (`FieldBridges.access`).
 @usableFromInline
-struct BridgedField: Hashable, Sendable {
-  let key: FieldKey
-  let generation: UInt32
-  let detector: BridgeDetector
-
-  @usableFromInline func hash(into hasher: inout Hasher) {
-    if detector.isOn { ThreadContext.withCurrent { $0.appleIsTracking() } }
-    hasher.combine(key)
-    hasher.combine(generation)
-  }
-
-  @usableFromInline static func == (a: Self, b: Self) -> Bool {
-    a.key == b.key && a.generation == b.generation && a.detector === b.detector
-  }
-}
-
-/// Whether hashing a holder's field key paths detects Observation now: on only during the holder's
-/// own `access` (main actor only, as the holder).
-@usableFromInline
-final class BridgeDetector: @unchecked Sendable {
-  @usableFromInline var isOn = false
-  init() {}
+enum FieldAccess {
+  /// Nothing: the field has no key path yet.
+  case unknown
+  /// Its key path, and whether Observation records the read (the detector).
+  case asked
+  /// Its key path alone: the field is armed on the value's extent, and has nothing below it.
+  case armed
 }
 
 /// Records a tracked read of the top-level field `key` of a holder whose value's fields are
@@ -206,7 +204,8 @@ func recordBridgedHolderRead<Fields, T>(
   _ fields: borrowing Observed<Fields>, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T,
   _ bridges: inout FieldBridges?, accessed: Bool
 ) {
-  if bridgeHolderRead(fields._extent, keyPath, key, &bridges, accessed: accessed) {
+  let leaf = FieldKind<T>.isTrivialEquatable
+  if bridgeHolderRead(fields._extent, keyPath, key, &bridges, accessed: accessed, leaf: leaf) {
     fields._extent.anchor()
     FieldKind<T>.observable?._anchor(value)
   }
@@ -215,7 +214,8 @@ func recordBridgedHolderRead<Fields, T>(
 /// `recordBridgedHolderRead`, less the anchoring of the value: whether the read was recorded.
 @usableFromInline @inline(never)
 func bridgeHolderRead(
-  _ extent: Extent, _ keyPath: AnyKeyPath, _ key: FieldKey, _ bridges: inout FieldBridges?, accessed: Bool
+  _ extent: Extent, _ keyPath: AnyKeyPath, _ key: FieldKey, _ bridges: inout FieldBridges?, accessed: Bool,
+  leaf: Bool
 ) -> Bool {
   let context = ThreadContext.current
   // Did Apple's Observation see the field (or the probe) on this read? The detector says so; a
@@ -223,7 +223,18 @@ func bridgeHolderRead(
   if !accessed {
     context.appleTrackingSeen = false
     // Hidden (`untracked`), the probe answers: Observation would record the field's key path.
-    if context.bridgeHidden || bridges?.access(key) != true { TrackingProbe.check() }
+    // An armed field needs no asking when nothing is read below it, or when the window is open
+    // already for what is (a read below finds out itself if Observation still tracks).
+    let armedCheck = leaf || context.bridgeWindow ? extent : nil
+    switch context.bridgeHidden ? nil : bridges?.access(key, leafOn: armedCheck) {
+    case .armed?:
+      // Nothing to bridge, and nothing learnt: the window stays as it is. Our scopes, and the
+      // value anchored, as a bridged read's is.
+      _ = extent.recordAccess(key, keyPath, anchoredBy: true, bridging: false)
+      return true
+    case .asked?: break
+    case .unknown?, nil: TrackingProbe.check()
+    }
   }
   let seen = context.appleTrackingSeen
   context.appleTrackingSeen = false

@@ -175,7 +175,7 @@ extension Store where State: ObservableState {
       if _slowPath(rootStorage.pointee.isReducing) { RootState<State>.readInsideReducer() }
       if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: false) }
       let leafOn = FieldKind<T>.isTrivialEquatable ? rootStorage.pointee.state._$fields._extent : nil
-      if fieldBridges?.access(FieldKey.field(keyPath), leafOn: leafOn) != true { TrackingProbe.check() }
+      if (fieldBridges?.access(FieldKey.field(keyPath), leafOn: leafOn) ?? .unknown) == .unknown { TrackingProbe.check() }
       if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: true) }
       return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
     }
