@@ -47,7 +47,7 @@ final class FieldBridges: Observable, @unchecked Sendable {
     /// The other generation's, made when first needed. Two are enough: a generation's
     /// `withMutation` is done before the next one can fire (observers run from one loop per
     /// thread, and a store's from the main actor).
-    var other: (FieldKeyPath)?
+    var other: FieldKeyPath?
     var generation: UInt32 = 0
     /// The field's observer while armed. It holds the holder's bridges and they hold it: the
     /// holder breaks the cycle when it goes (`disarm`).
@@ -58,7 +58,7 @@ final class FieldBridges: Observable, @unchecked Sendable {
     /// The current generation was accessed since the field last fired: an Apple scope may hold it.
     @usableFromInline var isRead = false
     /// The generation that fired, until its `withMutation` starts.
-    var firing: (FieldKeyPath)?
+    var firing: FieldKeyPath?
     /// `firing` is the current generation: a read now switches to the other one, or it would
     /// record a key path about to notify of a change the reader has seen (a scope re-armed from
     /// the `onChange` another field's `withMutation` called).
@@ -192,7 +192,8 @@ enum FieldAccess {
   case unknown
   /// Its key path, and whether Observation records the read (the detector).
   case asked
-  /// Its key path alone: the field is armed on the value's extent, and has nothing below it.
+  /// Its key path alone: the field is armed on the value's extent, and has nothing below it to
+  /// bridge, or the bridge window is open for that already.
   case armed
 }
 
