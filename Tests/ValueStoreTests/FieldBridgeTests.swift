@@ -130,6 +130,18 @@ import Testing
     #expect(weakBridges == nil)  // its observers held it
   }
 
+  /// A bridge window left open after a closure (its reads below the top level needed it) closes
+  /// at a read that finds Observation gone. Reads of armed `Int` fields seldom ask (asking costs a
+  /// second Observation access), but they ask often enough: within 16 reads it is closed, and
+  /// reads of every holder are back on their fast path.
+  @Test func readsOfArmedFieldsCloseAWindowLeftOpen() {
+    let store = makeStore()
+    withObservationTracking { _ = (store.child.count, store.count) } onChange: {}
+    #expect(ThreadContext.current.bridgeWindow)
+    for _ in 0..<16 { _ = store.count }
+    #expect(!ThreadContext.current.bridgeWindow)
+  }
+
   /// A field's observer stays registered while the field is read between changes (a view
   /// re-rendering), and retires once a change finds it unread: a view that went away costs
   /// nothing after the next change. A later view arms it again and hears every change.

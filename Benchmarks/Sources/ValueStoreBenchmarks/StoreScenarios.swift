@@ -88,6 +88,20 @@ enum StoreScenarios {
           plain: ReadScenarios.plainRead
         ),
         Scenario(
+          name: "store read, untracked, store a view observed",
+          note: """
+            As above, on a store whose `count` a view read once inside withObservationTracking (its \
+            field bridge made and armed): the read asks Observation through the field's key path.
+            """,
+          ours: Workload("ours.store.read.bridged", setUp: bridgedCounterStore) { store, n in
+            MainActor.assumeIsolated {
+              for _ in 0..<n { blackHole(store.count) }
+            }
+          },
+          apple: ReadScenarios.appleRead,
+          plain: ReadScenarios.plainRead
+        ),
+        Scenario(
           name: "scoped store read, untracked",
           note: """
             `child.count` on a child store, `store.scope(state: \\.child, action: \\.child)`, outside \
@@ -186,6 +200,16 @@ enum StoreScenarios {
 
   private static func counterStore() -> Store<Counter, CounterFeature.Action> {
     MainActor.assumeIsolated { Store(initialState: Counter(), reducer: CounterFeature()) }
+  }
+
+  /// A store a view read once under Observation; the read after it closes the bridge window.
+  private static func bridgedCounterStore() -> Store<Counter, CounterFeature.Action> {
+    MainActor.assumeIsolated {
+      let store = Store(initialState: Counter(), reducer: CounterFeature())
+      withObservationTracking { blackHole(store.count) } onChange: {}
+      blackHole(store.count)
+      return store
+    }
   }
 
   private static func observedCounterStore() -> (

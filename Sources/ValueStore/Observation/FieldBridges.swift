@@ -88,19 +88,20 @@ final class FieldBridges: Observable, @unchecked Sendable {
   /// the field has no key path yet (the caller asks the probe instead). Untracked, this is Apple's
   /// own check.
   ///
-  /// `leafOn`: the holder's value's extent, for a field whose value has nothing to read below it
-  /// (an `Int`, a `Bool`), or whose reads below are bridged already (the window is open). If the
-  /// field is armed there, nothing else is needed when Observation records the read (`.armed`):
-  /// it is not asked whether it does, so no bridge window opens and no tracked read follows.
-  /// Otherwise it is asked (`.asked`).
+  /// `leafOn`: the holder's value's extent (alive: the holder has it), when the read need not ask
+  /// Observation whether it tracks (`ThreadContext.asksObservation`: a field with nothing below
+  /// it, an `Int` or a `Bool`, read while no bridge window is open; most reads while one is). If
+  /// the field is armed there, nothing else is needed when Observation records the read
+  /// (`.armed`): it is not asked, so no window opens and no tracked read follows. Otherwise it is
+  /// asked (`.asked`).
   @inlinable
-  func access(_ key: FieldKey, leafOn extent: Extent? = nil) -> FieldAccess {
+  func access(_ key: FieldKey, leafOn extent: Unmanaged<Extent>? = nil) -> FieldAccess {
     guard let index = index(of: key) else { return .unknown }
     if _slowPath(fields[index].isFiring) { nextGeneration(index) }
     fields[index].isRead = true
     registrar.access(self, keyPath: fields[index].keyPath)
     if let extent, fields[index].observer != nil,
-      fields[index].armedOn == (extent.serial, extent.moves(anchored: true))
+      extent._withUnsafeGuaranteedRef({ fields[index].armedOn == ($0.serial, $0.moves(anchored: true)) })
     {
       return .armed
     }
@@ -192,8 +193,8 @@ enum FieldAccess {
   case unknown
   /// Its key path, and whether Observation records the read (the detector).
   case asked
-  /// Its key path alone: the field is armed on the value's extent, and has nothing below it to
-  /// bridge, or the bridge window is open for that already.
+  /// Its key path alone: the field is armed on the value's extent, and Observation need not be
+  /// asked (`ThreadContext.asksObservation`).
   case armed
 }
 
@@ -224,9 +225,8 @@ func bridgeHolderRead(
   if !accessed {
     context.appleTrackingSeen = false
     // Hidden (`untracked`), the probe answers: Observation would record the field's key path.
-    // An armed field needs no asking when nothing is read below it, or when the window is open
-    // already for what is (a read below finds out itself if Observation still tracks).
-    let armedCheck = leaf || context.bridgeWindow ? extent : nil
+    // An armed field needs asking only now and then (`asksObservation`).
+    let armedCheck = context.asksObservation(leaf: leaf) ? nil : Unmanaged.passUnretained(extent)
     switch context.bridgeHidden ? nil : bridges?.access(key, leafOn: armedCheck) {
     case .armed?:
       // Nothing to bridge, and nothing learnt: the window stays as it is. Our scopes, and the

@@ -152,10 +152,23 @@ extension ThreadContext {
   /// Called while Apple's Observation records a holder read or a bridge: it is tracking here.
   func appleIsTracking() {
     appleTrackingSeen = true
+    unaskedReads = 0
     guard !bridgeWindow, !bridgeHidden else { return }
     bridgeWindow = true
     window.isOpen.store(true, ordering: .relaxed)
     openTrackingScopes.add(1, ordering: .relaxed)
+  }
+
+  /// Whether a read of an armed store field must ask Observation whether it still tracks here
+  /// (FieldBridges.swift). With the window closed, only one with reads below it does: asking
+  /// opens the window for them. With the window open, one in 16: the window closes at a read that
+  /// finds Observation gone, so a thread reading only armed fields must still ask now and then, or
+  /// a window left open after a closure would keep every read of every holder on its slow path
+  /// (`openTrackingScopes`); asking at each read costs each a second Observation access.
+  func asksObservation(leaf: Bool) -> Bool {
+    guard bridgeWindow else { return !leaf }
+    unaskedReads += 1
+    return unaskedReads >= 16
   }
 
   /// Closes this thread's bridge window, if open.

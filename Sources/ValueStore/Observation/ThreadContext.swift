@@ -42,6 +42,9 @@ final class ThreadContext {
   @exclusivity(unchecked) var appleTrackingSeen = false
   /// Reads on this thread are also bridged to Apple's Observation (see ObservationBridge.swift).
   @exclusivity(unchecked) @usableFromInline var bridgeWindow = false
+  /// Reads of armed store fields that did not ask Observation whether it still tracks since the
+  /// window opened or last asked (see `asksObservation`).
+  @exclusivity(unchecked) var unaskedReads = 0
   /// `bridgeWindow`, for other threads: a bridge this thread armed, fired elsewhere while the
   /// window is open, stays armed (the closure that recorded it may still run; `Observer.closed`).
   let window = BridgeWindowFlag()

@@ -174,8 +174,14 @@ extension Store where State: ObservableState {
       guard let rootStorage else { return scopedField(keyPath) }
       if _slowPath(rootStorage.pointee.isReducing) { RootState<State>.readInsideReducer() }
       if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: false) }
-      let leafOn = FieldKind<T>.isTrivialEquatable ? rootStorage.pointee.state._$fields._extent : nil
-      if (fieldBridges?.access(FieldKey.field(keyPath), leafOn: leafOn) ?? .unknown) == .unknown { TrackingProbe.check() }
+      // The extent is loaded only for a store that has bridges (inside the optional chain).
+      let leaf = FieldKind<T>.isTrivialEquatable
+      if (fieldBridges?.access(
+        FieldKey.field(keyPath), leafOn: leaf ? Unmanaged.passUnretained(rootStorage.pointee.state._$fields._extent) : nil)
+        ?? .unknown) == .unknown
+      {
+        TrackingProbe.check()
+      }
       if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: true) }
       return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
     }
