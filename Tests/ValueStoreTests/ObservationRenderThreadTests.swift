@@ -5,13 +5,12 @@ import Testing
 
 /// A view re-rendering on its own thread after each notification (as SwiftUI re-renders on the
 /// main thread) while another thread writes what it read: once the writes stop, every change must
-/// still be heard. Below the top level it is not, in a few runs in a hundred under contention
-/// (found by a user-style probe; hence four copies in parallel): the view's read of a nested
-/// field arms its bridge on the extent of the value it read, and if the writer's change moved that
-/// value's observers on to a fork in between, the bridge waits where nothing is written again
-/// (the bridge's form of B10; Design.md §5, limits). An intermittent known issue until bridges
-/// follow a move they missed: the reproduction, and it fails on anything else it finds (a hang,
-/// a crash, a lost notification of a top-level field reported apart).
+/// still be heard. Below the top level it was not, in a few runs in a hundred under contention
+/// (found by a user-style probe; hence four copies in parallel): the view's read of a nested field
+/// armed its bridge on the extent of the copy it read, and when the writer's change had moved that
+/// value's observers on to a fork in between, the bridge waited where nothing is written again
+/// (the bridge's form of B10). A late registration now follows the move (`Extent.successor`).
+/// An enum's payload still shows it: an intermittent known issue (Design.md §5, limits).
 @Suite struct ObservationRenderThreadTests {
   @Test(.timeLimit(.minutes(1)), arguments: 0..<(4 * ObservationBridgeTests.shapes.count))
   func aViewKeepsHearingAfterAnotherThreadsWrites(_ index: Int) {
@@ -19,8 +18,8 @@ import Testing
     guard let read = shape.rootRead, shape.again == nil else { return }
     let watchdog = Watchdog(#function)
     defer { watchdog.finish() }
-    // A top-level field's bridge is armed under the root's lock, which the writer takes too.
-    let nested = shape.name.split(separator: ".").count > 2
+    // An enum's payload (the bridge's registration lands where the write left; Design.md §5).
+    let known = shape.name.contains("mode.payload")
     withKnownIssue("a bridge armed on a value a write moved on from waits there (Design.md §5)", isIntermittent: true) {
       for run in 0..<40 {
         watchdog.progress()
@@ -40,7 +39,7 @@ import Testing
           return
         }
       }
-    } matching: { _ in nested }
+    } matching: { _ in known }
   }
 }
 

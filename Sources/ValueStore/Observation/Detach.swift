@@ -25,8 +25,10 @@ extension Extent {
       let valueID = extent.firstSerial.load(ordering: .relaxed)
       extent = Extent()
       extent.firstSerial.store(valueID, ordering: .relaxed)
-    } else if extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 {
-      extent.cutLineage()
+    } else {
+      if extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 { extent.cutLineage() }
+      // A location again: no longer moved on from (see `Extent.successor`).
+      if extent.hasLinks.load(ordering: .relaxed) { withRegistry { _ in extent.standsAlone() } }
     }
   }
 }

@@ -56,6 +56,13 @@ final class Extent: @unchecked Sendable {
   /// holder's mutation): their readers are told if this fork is adopted — the holder's own
   /// collection lost them — and never if it is discarded (B9: removing from a copy).
   var departures: [Extent] = []
+  /// The fork a holder adopted this extent into (its anchored registrations moved there: the
+  /// location moved on), and the extents adopted into this one. A registration that arrives
+  /// after the move follows it (`locationHead`). Guarded by ``registry``; unretained, each side
+  /// clears the other's link when it dies (`hasLinks` makes `deinit` take the lock).
+  var successor: Unmanaged<Extent>?
+  var predecessors: [Unmanaged<Extent>] = []
+  let hasLinks = Atomic<Bool>(false)
   /// Set by the root holder whose value this extent is, the first time it mutates the value while
   /// someone observes it (see `RootHandle`); written only by that holder, whose mutations are
   /// serialised, and read by it and by `deinit`.
@@ -85,21 +92,62 @@ final class Extent: @unchecked Sendable {
   var isQuiet: Bool { flags.load(ordering: .relaxed) == 0 }
 
   deinit {
-    guard flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 || rootHandle != nil else { return }
+    guard flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 || rootHandle != nil
+      || hasLinks.load(ordering: .relaxed)
+    else { return }
     let replaced = isInFlight.load(ordering: .relaxed)
     // This thread may hold the lock already: the last reference was a temporary made inside it
     // (see `registry`). Then the bookkeeping is ours to do in place. (A value in flight is never
     // released there: its slot's mutation is user code, which runs outside the lock.)
     if registry.isHeldByCurrentThread {
+      unlink()
       unregisterAll(&lateGarbage)
     } else {
       let departed = withRegistry { garbage in
+        unlink()
         let departed = replaced ? departureDeliveries() : []
         unregisterAll(&garbage)
         return departed
       }
       deliver(departed)
     }
+  }
+
+  /// Records that a holder adopted `ancestor` into this fork (see `successor`). Requires the
+  /// registry lock.
+  func follows(_ ancestor: Extent) {
+    let opaque = Unmanaged.passUnretained(ancestor).toOpaque()
+    ancestor.successor?._withUnsafeGuaranteedRef { $0.predecessors.removeAll { $0.toOpaque() == opaque } }
+    ancestor.successor = .passUnretained(self)
+    predecessors.append(.passUnretained(ancestor))
+    ancestor.hasLinks.store(true, ordering: .relaxed)
+    hasLinks.store(true, ordering: .relaxed)
+  }
+
+  /// The extent this one's location moved on to, through every adoption since (itself if none).
+  /// Requires the registry lock.
+  func locationHead() -> Unmanaged<Extent> {
+    var head = Unmanaged.passUnretained(self)
+    while let next = head._withUnsafeGuaranteedRef({ $0.successor }) { head = next }
+    return head
+  }
+
+  /// Forgets where this extent's location moved on to: it stands for a location again (a value
+  /// placed into one). Requires the registry lock.
+  func standsAlone() {
+    let opaque = Unmanaged.passUnretained(self).toOpaque()
+    successor?._withUnsafeGuaranteedRef { $0.predecessors.removeAll { $0.toOpaque() == opaque } }
+    successor = nil
+  }
+
+  /// Clears the links to and from this dying extent. Requires the registry lock.
+  private func unlink() {
+    standsAlone()
+    let opaque = Unmanaged.passUnretained(self).toOpaque()
+    for predecessor in predecessors {
+      predecessor._withUnsafeGuaranteedRef { if $0.successor?.toOpaque() == opaque { $0.successor = nil } }
+    }
+    predecessors = []
   }
 
   /// The observers a departure of this extent's value from its slot notifies (`didLeave`).
@@ -347,6 +395,8 @@ extension Extent {
       matched = copied.matching(found.written)
     }
     found.ancestor.moves.add(holder ? Extent.anchoredMove | Extent.unanchoredMove : Extent.unanchoredMove, ordering: .relaxed)
+    // Only a read still being registered can arrive late: its scope or window is open meanwhile.
+    if holder, openTrackingScopes.load(ordering: .relaxed) != 0 { follows(found.ancestor) }
     if holder, found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
     var waiting: [PendingAdoption] = []
     var departed: [Extent] = []

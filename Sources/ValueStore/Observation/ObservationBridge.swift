@@ -92,13 +92,23 @@ final class ObservationBridge: Observable, @unchecked Sendable {
 
   /// Registers a fresh one-shot observer of `key` on `extent`. Apple's scopes that recorded this
   /// bridge before were all told when it last fired (they are one-shot), so the bridge is reused.
-  func arm(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, by context: ThreadContext) {
+  ///
+  /// `moves`: the extent's count of moves at the read. If a holder moved its anchored
+  /// registrations on since (another thread's write adopted a fork of the value read), the
+  /// observer goes where they went: registered here, it would wait where nothing is written again,
+  /// and the Observation scope that records the bridge with it (our own scopes fire at once then,
+  /// B10; an Observation scope cannot be fired before it subscribes). The change is missed, as
+  /// Observation's own would be; the next one is heard.
+  func arm(
+    _ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, moves: UInt32, by context: ThreadContext
+  ) {
     let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] kept in if !kept { close() } }, armedBy: context.window)
     withRegistry { garbage in
       if let previous = self.observer { garbage.append(previous) }
       self.observer = observer
-      observer.extents.append((.passUnretained(extent), 1))
-      extent.register(observer, key: key, keyPath: keyPath, anchored: anchored)
+      let target = anchored ? extent.locationHead() : .passUnretained(extent)
+      observer.extents.append((target, 1))
+      target._withUnsafeGuaranteedRef { $0.register(observer, key: key, keyPath: keyPath, anchored: anchored) }
     }
     isArmed.store(true, ordering: .relaxed)
   }
@@ -189,7 +199,7 @@ final class BridgeWindowFlag: Sendable {
 extension Extent {
   /// Tells Apple's Observation about a read of `key` on this extent, if it still tracks: through
   /// the field's armed bridge, made on first use. Called with the window open.
-  func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, _ context: ThreadContext) {
+  func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, moves: UInt32, _ context: ThreadContext) {
     guard !context.bridgeHidden else { return }
     let cacheKey = BridgeKey(serial: serial, key: key, anchored: anchored)
     // The last bridge is in the cache (pruning forgets it): a field read again skips the lookup,
@@ -211,7 +221,7 @@ extension Extent {
     }
     let reusable = cached.flatMap { $0.isFiring.load(ordering: .relaxed) ? nil : $0 }
     let bridge = reusable ?? ObservationBridge(cacheKey)
-    bridge.arm(self, key, keyPath, anchored: anchored, by: context)
+    bridge.arm(self, key, keyPath, anchored: anchored, moves: moves, by: context)
     if reusable == nil { context.cacheBridge(bridge, for: cacheKey) }
     context.lastBridge = bridge
     if !bridge.access(context) { context.closeBridgeWindow() }
