@@ -93,15 +93,12 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   /// Registers a fresh one-shot observer of `key` on `extent`. Apple's scopes that recorded this
   /// bridge before were all told when it last fired (they are one-shot), so the bridge is reused.
   ///
-  /// `moves`: the extent's count of moves at the read. If a holder moved its anchored
-  /// registrations on since (another thread's write adopted a fork of the value read), the
-  /// observer goes where they went: registered here, it would wait where nothing is written again,
-  /// and the Observation scope that records the bridge with it (our own scopes fire at once then,
-  /// B10; an Observation scope cannot be fired before it subscribes). The change is missed, as
-  /// Observation's own would be; the next one is heard.
-  func arm(
-    _ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, moves: UInt32, by context: ThreadContext
-  ) {
+  /// Anchored, the observer goes where the location is now (`Extent.locationHead`): if another
+  /// thread's write moved the value read on to a fork since, registered here it would wait where
+  /// nothing is written again, and so would the Observation scope that records the bridge (our own
+  /// scopes fire at once then, B10; an Observation scope cannot be fired before it subscribes).
+  /// That change is missed, as Observation's own would be; the next one is heard.
+  func arm(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, by context: ThreadContext) {
     let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] kept in if !kept { close() } }, armedBy: context.window)
     withRegistry { garbage in
       if let previous = self.observer { garbage.append(previous) }
@@ -199,7 +196,7 @@ final class BridgeWindowFlag: Sendable {
 extension Extent {
   /// Tells Apple's Observation about a read of `key` on this extent, if it still tracks: through
   /// the field's armed bridge, made on first use. Called with the window open.
-  func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, moves: UInt32, _ context: ThreadContext) {
+  func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, _ context: ThreadContext) {
     guard !context.bridgeHidden else { return }
     let cacheKey = BridgeKey(serial: serial, key: key, anchored: anchored)
     // The last bridge is in the cache (pruning forgets it): a field read again skips the lookup,
@@ -221,7 +218,7 @@ extension Extent {
     }
     let reusable = cached.flatMap { $0.isFiring.load(ordering: .relaxed) ? nil : $0 }
     let bridge = reusable ?? ObservationBridge(cacheKey)
-    bridge.arm(self, key, keyPath, anchored: anchored, moves: moves, by: context)
+    bridge.arm(self, key, keyPath, anchored: anchored, by: context)
     if reusable == nil { context.cacheBridge(bridge, for: cacheKey) }
     context.lastBridge = bridge
     if !bridge.access(context) { context.closeBridgeWindow() }

@@ -130,7 +130,7 @@ extension Extent {
     let anchored = holder || context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
     context.scope?.record(self, key, keyPath, anchored: anchored)
     if bridging, context.bridgeWindow {
-      bridgeAccess(key, keyPath, anchored: anchored, moves: moves(anchored: anchored), context)
+      bridgeAccess(key, keyPath, anchored: anchored, context)
       if !context.isRecording { return false }
     }
     return anchored
