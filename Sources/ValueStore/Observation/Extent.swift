@@ -58,11 +58,13 @@ final class Extent: @unchecked Sendable {
   var departures: [Extent] = []
   /// The fork a holder adopted this extent into (its anchored registrations moved there: the
   /// location moved on), and the extents adopted into this one. A registration that arrives
-  /// after the move follows it (`locationHead`). Guarded by ``registry``; unretained, each side
-  /// clears the other's link when it dies (`hasLinks` makes `deinit` take the lock).
+  /// after the move follows it (`locationHead`). Guarded by ``registry``; unretained: a dying
+  /// extent takes itself out of the chain (`unlink`; `hasLinks` makes `deinit` take the lock).
   var successor: Unmanaged<Extent>?
   var predecessors: [Unmanaged<Extent>] = []
   let hasLinks = Atomic<Bool>(false)
+  /// When the location moved on from this extent (`locationMoves` then), if it did.
+  var movedAt: UInt64 = 0
   /// Set by the root holder whose value this extent is, the first time it mutates the value while
   /// someone observes it (see `RootHandle`); written only by that holder, whose mutations are
   /// serialised, and read by it and by `deinit`.
@@ -119,6 +121,7 @@ final class Extent: @unchecked Sendable {
     let opaque = Unmanaged.passUnretained(ancestor).toOpaque()
     ancestor.successor?._withUnsafeGuaranteedRef { $0.predecessors.removeAll { $0.toOpaque() == opaque } }
     ancestor.successor = .passUnretained(self)
+    ancestor.movedAt = locationMoves.add(1, ordering: .relaxed).newValue
     predecessors.append(.passUnretained(ancestor))
     ancestor.hasLinks.store(true, ordering: .relaxed)
     hasLinks.store(true, ordering: .relaxed)
@@ -132,6 +135,13 @@ final class Extent: @unchecked Sendable {
     return head
   }
 
+  /// Where the location moved on to from this extent, if it moved after `moment` (a value of
+  /// `locationMoves`). Requires the registry lock.
+  func locationMoved(since moment: UInt64) -> Extent? {
+    guard hasLinks.load(ordering: .relaxed), successor != nil, movedAt > moment else { return nil }
+    return locationHead().takeUnretainedValue()
+  }
+
   /// Forgets where this extent's location moved on to: it stands for a location again (a value
   /// placed into one). Requires the registry lock.
   func standsAlone() {
@@ -140,12 +150,20 @@ final class Extent: @unchecked Sendable {
     successor = nil
   }
 
-  /// Clears the links to and from this dying extent. Requires the registry lock.
+  /// Takes this dying extent out of the chain of moves: its predecessors' location moved on to
+  /// where this one's did. (Cleared instead, the chain broke wherever the location moved on twice
+  /// while a copy of its first value was alive: every write forks an enum's payload, so a view
+  /// reading one lost its observer.) Requires the registry lock.
   private func unlink() {
+    let next = successor
     standsAlone()
     let opaque = Unmanaged.passUnretained(self).toOpaque()
     for predecessor in predecessors {
-      predecessor._withUnsafeGuaranteedRef { if $0.successor?.toOpaque() == opaque { $0.successor = nil } }
+      predecessor._withUnsafeGuaranteedRef { predecessor in
+        guard predecessor.successor?.toOpaque() == opaque else { return }
+        predecessor.successor = next
+        next?._withUnsafeGuaranteedRef { $0.predecessors.append(.passUnretained(predecessor)) }
+      }
     }
     predecessors = []
   }
@@ -193,6 +211,10 @@ final class Extent: @unchecked Sendable {
 
 @usableFromInline
 let nextExtentSerial = Atomic<UInt64>(0)
+
+/// Counts the times a location moved on from an extent while someone tracked (`Extent.follows`):
+/// a clock for `Extent.movedAt`.
+let locationMoves = Atomic<UInt64>(0)
 
 /// One observer's interest in one field of one extent.
 struct Registration {

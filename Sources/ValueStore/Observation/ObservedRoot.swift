@@ -15,9 +15,9 @@ import Synchronization
 /// model.mutate { $0.counter.count += 1 } // prints 1; the snapshot is untouched
 /// ```
 ///
-/// Reads through the root's own accessors (`model.counter.count`, `model.read { … }`) are
-/// *anchored*: they belong to this location, never to a copy. A value read out (`model.currentValue`)
-/// and then read further is tracked like any bare value.
+/// Reads through the root's own accessors (`model.counter.count`, `model.read { … }`,
+/// `model.currentValue.counter.count`) are *anchored*: they belong to this location, never to a
+/// copy — also reads made later on the value they returned, as `store.currentState` has it.
 ///
 /// Thread-safe: reads and mutations are serialised by a lock. Inside a `mutate` or `read` body, use
 /// the value the closure receives: reading or mutating the same root there again is a programming
@@ -40,18 +40,13 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
     storage._detach()
   }
 
-  /// A copy of the current value. Setting it replaces the value (a transaction).
+  /// A copy of the current value, read through the root (`read { $0 }`): reads made on it while
+  /// tracking belong to this location. Setting it replaces the value (a transaction).
   ///
   /// Not `value`: the root's own members would shadow the value's fields of the same name
   /// (`root.currentValue` must read a field named `value`). See ``Store/currentState``.
   public var currentValue: Value {
-    get {
-      lock.withLock {
-        TrackingProbe.check()
-        slot.recordRead()
-        return storage
-      }
-    }
+    get { read { $0 } }
     set { mutate { $0 = newValue } }
   }
 

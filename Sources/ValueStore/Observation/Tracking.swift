@@ -13,6 +13,9 @@ final class TrackingScope {
   /// The observer of the reads registered so far; nil until the closure mutates a holder (the
   /// usual case: everything is registered at its end).
   var observer: Observer?
+  /// `locationMoves` when the closure started: a location that moved on after it may have been
+  /// read through a copy older than the location (see `register`).
+  var openedAt: UInt64 = 0
 
   func record(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool) {
     let access = (ObjectIdentifier(extent), key, keyPath.map(ObjectIdentifier.init), anchored)
@@ -43,7 +46,7 @@ final class TrackingScope {
       observer!.isTracking = true
     }
     let pending = takePending()
-    deliver(register(observer!, for: pending))
+    deliver(register(observer!, for: pending, since: openedAt))
     return pending
   }
 
@@ -76,25 +79,40 @@ extension ThreadContext {
 /// Nothing for an observer that fired already. `later`: registrations were made before (a
 /// closure that mutated): a read registered then, on the same extent or on the one its
 /// registration moved to, is not registered twice.
-private func register(_ observer: Observer, for accesses: [Access], later: Bool = false) -> [Delivery] {
+///
+/// An anchored read of a value whose location moved on while the scope was open (`openedAt`: the
+/// closure took a copy through a holder — `let mode = root.mode` — and another thread wrote the
+/// location before it read into the copy) is registered where the location is now, and heard at
+/// once: what it read is older than the location. Registered on the copy's extent, it would wait
+/// where nothing is written again. A location that moved on before the scope opened (a snapshot
+/// kept from earlier) is not followed: reading the snapshot again must not fire again.
+private func register(_ observer: Observer, for accesses: [Access], since openedAt: UInt64, later: Bool = false) -> [Delivery] {
   guard !accesses.isEmpty else { return [] }
   return withRegistry { _ -> [Delivery] in
     guard observer.isActive else { return [] }
-    // A first registration lists each extent once, in order; a later one looks them up.
-    let first = !later && observer.extents.isEmpty
+    // A first registration lists each extent once, in order; a later one looks them up (and so
+    // does one that follows a moved location: its extent may be listed already).
+    var first = !later && observer.extents.isEmpty
     var previous: Extent?
     var missed: [Delivery] = []
     for access in accesses {
+      var extent = access.extent
+      var moved = access.isStale
+      if access.anchored, let head = extent.locationMoved(since: openedAt) {
+        extent = head
+        moved = true
+        first = false
+      }
       if !first {
-        if access.extent.registrations.contains(observer, key: access.key) { continue }
-        observer.didRegister(on: access.extent)
+        if extent.registrations.contains(observer, key: access.key) { continue }
+        observer.didRegister(on: extent)
       } else {
-        if access.extent !== previous { observer.extents.append((.passUnretained(access.extent), 0)) }
+        if extent !== previous { observer.extents.append((.passUnretained(extent), 0)) }
         observer.extents[observer.extents.count - 1].registrations += 1
       }
-      previous = access.extent
-      access.extent.register(observer, key: access.key, keyPath: access.keyPath, anchored: access.anchored)
-      if access.isStale { missed.append(Delivery(observer: observer, keyPath: access.keyPath)) }
+      previous = extent
+      extent.register(observer, key: access.key, keyPath: access.keyPath, anchored: access.anchored)
+      if moved { missed.append(Delivery(observer: observer, keyPath: access.keyPath)) }
     }
     return missed
   }
@@ -179,6 +197,7 @@ func track<T, E: Error>(
   // Scopes are reused: a tracking call then allocates only its observer.
   let scope = context.spareScopes.popLast() ?? TrackingScope()
   (scope.outer, scope.onChange) = (outer, onChange)
+  scope.openedAt = locationMoves.load(ordering: .relaxed)
   context.scope = scope
   context.openScopes.append(scope)
   openTrackingScopes.add(1, ordering: .relaxed)
@@ -206,10 +225,10 @@ func track<T, E: Error>(
     let observer = Observer(onChange: onChange)
     // A change landed between a read and now (another thread, or `apply` itself mutating what it
     // read): it happened after the read, so the observer hears it.
-    deliver(register(observer, for: pending))
+    deliver(register(observer, for: pending, since: scope.openedAt))
     return (result, observer)
   }
-  var missed = register(early, for: pending, later: true)
+  var missed = register(early, for: pending, since: scope.openedAt, later: true)
   // What it heard while the closure ran, heard now.
   let held = withRegistry { _ -> [AnyKeyPath]? in
     early.isTracking = false
