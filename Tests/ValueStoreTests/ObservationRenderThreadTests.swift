@@ -41,6 +41,32 @@ import Testing
   }
 }
 
+extension ObservationRenderThreadTests {
+  /// A bridge fired by another thread while the view's thread may still be rendering is kept, so
+  /// that a render that recorded it hears the next change. Kept for as long as that thread's
+  /// bridge window stayed open — which, on a thread that only renders, is for good — the bridges
+  /// of an enum's payload (a new extent, so a new bridge, at every write) piled up: one more
+  /// registration per round, each fired by every write. A bridge superseded by a newer one for the
+  /// same field of the same location is kept for one more change at most.
+  @Test(.timeLimit(.minutes(1)))
+  func bridgesAViewKeepsForItsNextRenderDoNotPileUp() {
+    let watchdog = Watchdog(#function)
+    defer { watchdog.finish() }
+    let root = ObservedRoot(BridgeState())
+    let view = RenderThread { _ = root.mode.payload?.count }
+    defer { view.stop() }
+    for round in 0..<100 {
+      let before = view.settledCalls()
+      root.mutate { $0.mode.modifyEditing { $0.count += 1 } }
+      #expect(view.waitForCall(after: before), "lost in round \(round)")
+    }
+    _ = view.settledCalls()
+    let payload = root.read { $0.mode.payload!._$fields._extent }
+    let registrations = withRegistry { _ in payload.registrations.count }
+    #expect(registrations <= 3)
+  }
+}
+
 /// A thread that tracks `read` with Observation and tracks it again after each notification.
 private final class RenderThread: @unchecked Sendable {
   private let condition = NSCondition()

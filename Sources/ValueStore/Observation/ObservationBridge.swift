@@ -70,6 +70,16 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   /// Fired, and its `withMutation` not started: a read of the field now gets a new bridge (this
   /// one would notify it of a change it has seen).
   let isFiring = Atomic<Bool>(false)
+  /// A newer bridge of this thread stands for the same field of the same location (a read of a
+  /// fork of the value this one was armed on): this one is not kept when it next fires. Kept
+  /// while the thread's window is open, superseded bridges piled up on a thread that only
+  /// renders (one per write of an enum's payload, each fired by every later write). Safe: a
+  /// closure that recorded this bridge and still runs is the one that armed the newer bridge, or
+  /// encloses it and takes its reads (Observation merges a nested scope's); one that ended has
+  /// subscribed and hears the next fire. Cleared by a read of this bridge again.
+  let isSuperseded = Atomic<Bool>(false)
+  /// The bridge window of the thread that armed this bridge (the cache is per thread).
+  let armedBy: BridgeWindowFlag
   /// The one-shot observer of the field while armed. Guarded by ``registry``. Strong, and so a
   /// cycle (its closure holds the bridge) broken when it fires or when the cache finds its extent
   /// gone — not weak: a weak reference would move the observer's reference counts to a side table,
@@ -79,7 +89,10 @@ final class ObservationBridge: Observable, @unchecked Sendable {
 
   static let keyPath = \ObservationBridge.[TrackingDetector()]
 
-  init(_ key: BridgeKey) { self.key = key }
+  init(_ key: BridgeKey, armedBy window: BridgeWindowFlag) {
+    self.key = key
+    armedBy = window
+  }
 
   /// Records this bridge in Apple's access list; false if Apple turned out not to be tracking.
   /// Leaves `appleTrackingSeen` false (see `bridgeAccess`).
@@ -98,14 +111,25 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   /// nothing is written again, and so would the Observation scope that records the bridge (our own
   /// scopes fire at once then, B10; an Observation scope cannot be fired before it subscribes).
   /// That change is missed, as Observation's own would be; the next one is heard.
-  func arm(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, by context: ThreadContext) {
-    let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] kept in if !kept { close() } }, armedBy: context.window)
+  ///
+  /// The bridges of this thread already registered there for the same field are superseded.
+  func arm(_ extent: Extent, _ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool) {
+    let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] kept in if !kept { close() } }, windowBridge: self)
+    isSuperseded.store(false, ordering: .relaxed)
     withRegistry { garbage in
       if let previous = self.observer { garbage.append(previous) }
       self.observer = observer
       let target = anchored ? extent.locationHead() : .passUnretained(extent)
       observer.extents.append((target, 1))
-      target._withUnsafeGuaranteedRef { $0.register(observer, key: key, keyPath: keyPath, anchored: anchored) }
+      target._withUnsafeGuaranteedRef { target in
+        target.registrations.forEach(key: key) { registration in
+          guard registration.anchored == anchored, let older = registration.observer.windowBridge,
+            older !== self, older.armedBy === armedBy
+          else { return }
+          older.isSuperseded.store(true, ordering: .relaxed)
+        }
+        target.register(observer, key: key, keyPath: keyPath, anchored: anchored)
+      }
     }
     isArmed.store(true, ordering: .relaxed)
   }
@@ -204,6 +228,7 @@ extension Extent {
     let last = context.lastBridge
     let cached = last.flatMap { $0.key == cacheKey ? $0 : nil } ?? context.bridges[cacheKey]
     if let bridge = cached, bridge.isArmed.load(ordering: .relaxed) {
+      if bridge.isSuperseded.load(ordering: .relaxed) { bridge.isSuperseded.store(false, ordering: .relaxed) }
       context.lastBridge = bridge
       if !bridge.access(context) { context.closeBridgeWindow() }
       return
@@ -217,8 +242,8 @@ extension Extent {
       guard context.appleTrackingSeen else { return context.closeBridgeWindow() }
     }
     let reusable = cached.flatMap { $0.isFiring.load(ordering: .relaxed) ? nil : $0 }
-    let bridge = reusable ?? ObservationBridge(cacheKey)
-    bridge.arm(self, key, keyPath, anchored: anchored, by: context)
+    let bridge = reusable ?? ObservationBridge(cacheKey, armedBy: context.window)
+    bridge.arm(self, key, keyPath, anchored: anchored)
     if reusable == nil { context.cacheBridge(bridge, for: cacheKey) }
     context.lastBridge = bridge
     if !bridge.access(context) { context.closeBridgeWindow() }

@@ -25,21 +25,22 @@ final class Observer: @unchecked Sendable {
   ///   running there may have recorded it, and subscribes only when it ends (the change is missed
   ///   then, as for Observation's own properties, but the next one must not be). On the thread
   ///   that armed it, when another thread fires it: while that thread's bridge window is open
-  ///   (`armedBy`). And whenever `keeps` says so.
+  ///   (`ObservationBridge.armedBy`). And whenever `keeps` says so; never once a newer bridge
+  ///   stands for the same field (`ObservationBridge.isSuperseded`).
   let closed: (@Sendable (_ kept: Bool) -> Void)?
-  /// The bridge window of the thread that armed this bridge, if it may fire on another thread.
-  let armedBy: BridgeWindowFlag?
+  /// The window bridge this observer is the observer of, if it is one (ObservationBridge.swift).
+  let windowBridge: ObservationBridge?
   /// Whether a bridge stays registered for its own reasons (a store field read since it last
   /// fired, FieldBridges.swift). Called on the firing thread, outside the registry lock.
   let keeps: (@Sendable () -> Bool)?
 
   init(
     onChange: @escaping @Sendable (ObservationChange) -> Void, closed: (@Sendable (_ kept: Bool) -> Void)? = nil,
-    armedBy: BridgeWindowFlag? = nil, keeps: (@Sendable () -> Bool)? = nil
+    windowBridge: ObservationBridge? = nil, keeps: (@Sendable () -> Bool)? = nil
   ) {
     self.onChange = onChange
     self.closed = closed
-    self.armedBy = armedBy
+    self.windowBridge = windowBridge
     self.keeps = keeps
   }
 
@@ -48,7 +49,10 @@ final class Observer: @unchecked Sendable {
   func staysArmed(firingOn context: ThreadContext, _ tracksHere: inout Bool?) -> Bool {
     guard closed != nil else { return false }
     if let keeps, keeps() { return true }
-    if let armedBy, armedBy !== context.window { return armedBy.isOpen.load(ordering: .relaxed) }
+    if let bridge = windowBridge {
+      if bridge.isSuperseded.load(ordering: .relaxed) { return false }
+      if bridge.armedBy !== context.window { return bridge.armedBy.isOpen.load(ordering: .relaxed) }
+    }
     if tracksHere == nil { tracksHere = context.observationTracksHere() }
     return tracksHere!
   }

@@ -60,6 +60,15 @@ struct RegistrationTable: Sequence {
     return pairs.contains(Pair(observer: ObjectIdentifier(observer), key: key))
   }
 
+  /// Calls `body` with each registration for `key` (through the index when there is one).
+  mutating func forEach(key: FieldKey, _ body: (Registration) -> Void) {
+    guard index() else {
+      for registration in all where registration.key == key { body(registration) }
+      return
+    }
+    for position in positions[key] ?? [] { body(all[position]) }
+  }
+
   /// The active observers whose key matches one of `changes` (see `Array.matching`).
   mutating func matching(_ changes: [Change]) -> [Delivery] {
     guard index(), !changes.contains(where: { $0.key == .any }) else { return all.matching(changes) }
