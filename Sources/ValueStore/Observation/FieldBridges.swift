@@ -33,8 +33,10 @@ final class FieldBridges: Observable, @unchecked Sendable {
   @usableFromInline let registrar = ObservationRegistrar()
   /// Accessed after a field's key path when we need to know whether Observation records the read:
   /// hashing its argument tells the thread (see `TrackingProbe`). An instance property, so that a
-  /// read finds it without a lazy global's check.
-  @usableFromInline let detection = \FieldBridges.[detect: TrackingDetector()]
+  /// read finds it without a lazy global's check; made once (a key path with an argument is
+  /// made at run time: ≈ 0.45 µs, a tenth of a store's first tracked read, when made per holder).
+  @usableFromInline let detection = FieldBridges.detectionKeyPath
+  static let detectionKeyPath = \FieldBridges.[detect: TrackingDetector()]
   /// By field offset: 1 + the field's index in `fields`, or 0 when it has none yet.
   @exclusivity(unchecked) @usableFromInline var slots: [UInt16] = []
   /// Main actor only, like the holder (no dynamic exclusivity check).
@@ -43,7 +45,11 @@ final class FieldBridges: Observable, @unchecked Sendable {
   @usableFromInline
   struct Field {
     /// The key path of the field's current generation: what a read records.
-    @usableFromInline var keyPath: FieldKeyPath
+    @usableFromInline var keyPath: FieldKeyPath {
+      didSet { unmanagedKeyPath = .passUnretained(keyPath) }
+    }
+    /// `keyPath`, to hand to Observation without a retain and release per read (`keyPath` keeps it).
+    @usableFromInline var unmanagedKeyPath: Unmanaged<KeyPath<FieldBridges, Bool>>
     /// The other generation's, made when first needed. Two are enough: a generation's
     /// `withMutation` is done before the next one can fire (observers run from one loop per
     /// thread, and a store's from the main actor).
@@ -53,7 +59,8 @@ final class FieldBridges: Observable, @unchecked Sendable {
     /// holder breaks the cycle when it goes (`disarm`).
     @usableFromInline var observer: Observer?
     /// Where `observer` was last known registered: the extent's serial and its count of anchored
-    /// moves then (a registration leaves a live extent only by such a move).
+    /// moves then (a registration leaves a live extent only by such a move); no serial (0) while
+    /// it has none.
     @usableFromInline var armedOn: (serial: UInt64, moves: UInt32) = (0, 0)
     /// The current generation was accessed since the field last fired: an Apple scope may hold it.
     @usableFromInline var isRead = false
@@ -63,6 +70,11 @@ final class FieldBridges: Observable, @unchecked Sendable {
     /// record a key path about to notify of a change the reader has seen (a scope re-armed from
     /// the `onChange` another field's `withMutation` called).
     @usableFromInline var isFiring = false
+
+    init(keyPath: FieldKeyPath) {
+      self.keyPath = keyPath
+      unmanagedKeyPath = .passUnretained(keyPath)
+    }
   }
 
   /// The pool of argument-less field key paths (FieldBridges+KeyPaths.swift); never read or
@@ -99,10 +111,8 @@ final class FieldBridges: Observable, @unchecked Sendable {
     guard let index = index(of: key) else { return .unknown }
     if _slowPath(fields[index].isFiring) { nextGeneration(index) }
     fields[index].isRead = true
-    registrar.access(self, keyPath: fields[index].keyPath)
-    if let extent, fields[index].observer != nil,
-      extent._withUnsafeGuaranteedRef({ fields[index].armedOn == ($0.serial, $0.moves(anchored: true)) })
-    {
+    fields[index].unmanagedKeyPath._withUnsafeGuaranteedRef { registrar.access(self, keyPath: $0) }
+    if let extent, extent._withUnsafeGuaranteedRef({ fields[index].armedOn == ($0.serial, $0.moves(anchored: true)) }) {
       return .armed
     }
     registrar.access(self, keyPath: detection)
@@ -145,6 +155,7 @@ final class FieldBridges: Observable, @unchecked Sendable {
       }
       if stayed { return fields[index].armedOn = here }  // carried to a fork of the value
       fields[index].observer = nil
+      fields[index].armedOn = (0, 0)
     }
     let observer = Observer(
       onChange: { [self] _ in fire(index) }, closed: { [self] kept in close(index, kept: kept) },
@@ -161,7 +172,10 @@ final class FieldBridges: Observable, @unchecked Sendable {
   /// The field at `index` fired, and its observer stays registered (`kept`) or retired (see
   /// `Observer.closed`).
   private func close(_ index: Int, kept: Bool) {
-    if !kept { fields[index].observer = nil }
+    if !kept {
+      fields[index].observer = nil
+      fields[index].armedOn = (0, 0)
+    }
     fields[index].firing = fields[index].keyPath
     fields[index].isFiring = true
     fields[index].isRead = false
@@ -179,7 +193,10 @@ final class FieldBridges: Observable, @unchecked Sendable {
   /// Retires every field's observer: the holder is gone (this breaks their cycle).
   func disarm() {
     let observers = fields.compactMap(\.observer)
-    for index in fields.indices { fields[index].observer = nil }
+    for index in fields.indices {
+      fields[index].observer = nil
+      fields[index].armedOn = (0, 0)
+    }
     withRegistry { garbage in
       for observer in observers where observer.isActive { observer.deactivate(&garbage) }
     }
@@ -198,17 +215,20 @@ enum FieldAccess {
   case armed
 }
 
-/// Records a tracked read of the top-level field `key` of a holder whose value's fields are
-/// `fields`, bridging it to Apple's Observation through the holder's `bridges` (made on first
+/// Records a tracked read of the top-level field `key` of a holder whose value's extent is
+/// `extent`, bridging it to Apple's Observation through the holder's `bridges` (made on first
 /// use). `accessed`: the caller already accessed the field's key path, or the probe, on this read.
+///
+/// The extent, not the value's `Observed`: borrowed from behind a pointer, that was copied —
+/// a retain of every reference in the state's fields, at each read.
 @inlinable
 func recordBridgedHolderRead<Fields, T>(
-  _ fields: borrowing Observed<Fields>, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T,
+  _ extent: Extent, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T,
   _ bridges: inout FieldBridges?, accessed: Bool
 ) {
   let leaf = FieldKind<T>.isTrivialEquatable
-  if bridgeHolderRead(fields._extent, keyPath, key, &bridges, accessed: accessed, leaf: leaf) {
-    fields._extent.anchor()
+  if bridgeHolderRead(extent, keyPath, key, &bridges, accessed: accessed, leaf: leaf) {
+    extent.anchor()
     FieldKind<T>.observable?._anchor(value)
   }
 }
@@ -219,7 +239,17 @@ func bridgeHolderRead(
   _ extent: Extent, _ keyPath: AnyKeyPath, _ key: FieldKey, _ bridges: inout FieldBridges?, accessed: Bool,
   leaf: Bool
 ) -> Bool {
-  let context = ThreadContext.current
+  ThreadContext.withCurrent { context in
+    bridgeHolderRead(extent, keyPath, key, &bridges, accessed: accessed, leaf: leaf, on: context)
+  }
+}
+
+/// `bridgeHolderRead` on this thread's `context` (not retained: the thread keeps it).
+@inline(__always)
+private func bridgeHolderRead(
+  _ extent: Extent, _ keyPath: AnyKeyPath, _ key: FieldKey, _ bridges: inout FieldBridges?, accessed: Bool,
+  leaf: Bool, on context: ThreadContext
+) -> Bool {
   // Did Apple's Observation see the field (or the probe) on this read? The detector says so; a
   // flag left set by a hash outside tracking can only arm a field nobody recorded, never miss one.
   if !accessed {
@@ -231,7 +261,7 @@ func bridgeHolderRead(
     case .armed?:
       // Nothing to bridge, and nothing learnt: the window stays as it is. Our scopes, and the
       // value anchored, as a bridged read's is.
-      _ = extent.recordAccess(key, keyPath, anchoredBy: true, bridging: false)
+      _ = extent.recordAccess(key, keyPath, anchoredBy: true, bridging: false, on: context)
       return true
     case .asked?: break
     case .unknown?, nil: TrackingProbe.check()
@@ -242,7 +272,7 @@ func bridgeHolderRead(
   if !seen { context.closeBridgeWindow() }
   let apple = seen && !context.bridgeHidden
   // Our scopes; the window's bridge is not needed for this field: the holder's is used instead.
-  let recorded = extent.recordAccess(key, keyPath, anchoredBy: true, bridging: false)
+  let recorded = extent.recordAccess(key, keyPath, anchoredBy: true, bridging: false, on: context)
   guard apple else { return recorded }
   let holderBridges = bridges ?? FieldBridges()
   bridges = holderBridges

@@ -143,7 +143,15 @@ extension Extent {
   func recordAccess(
     _ key: FieldKey, _ keyPath: AnyKeyPath?, anchoredBy holder: Bool = false, bridging: Bool = true
   ) -> Bool {
-    let context = ThreadContext.current
+    ThreadContext.withCurrent { recordAccess(key, keyPath, anchoredBy: holder, bridging: bridging, on: $0) }
+  }
+
+  /// `recordAccess` on this thread's `context`, which the caller has at hand.
+  @discardableResult
+  func recordAccess(
+    _ key: FieldKey, _ keyPath: AnyKeyPath?, anchoredBy holder: Bool = false, bridging: Bool = true,
+    on context: ThreadContext
+  ) -> Bool {
     guard context.isRecording else { return false }
     let anchored = holder || context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
     context.scope?.record(self, key, keyPath, anchored: anchored)

@@ -236,6 +236,6 @@ extension Store where State: ObservableState {
   @inlinable @inline(never)
   func recordRead<T>(_ keyPath: KeyPath<State.Fields, T>, _ key: FieldKey, _ value: T, accessed: Bool) {
     guard let rootStorage else { return }
-    recordBridgedHolderRead(rootStorage.pointee.state._$fields, keyPath, key, value, &fieldBridges, accessed: accessed)
+    recordBridgedHolderRead(rootStorage.pointee.state._$fields._extent, keyPath, key, value, &fieldBridges, accessed: accessed)
   }
 }
