@@ -97,8 +97,8 @@ final class FieldBridges: Observable, @unchecked Sendable {
   }
 
   /// Tells Apple's Observation, if it tracks on this thread, that `key` was read; `.unknown` if
-  /// the field has no key path yet (the caller asks the probe instead). Untracked, this is Apple's
-  /// own check.
+  /// the field has no key path yet (then Observation is asked through the detector). Untracked,
+  /// this is Apple's own check.
   ///
   /// `leafOn`: the holder's value's extent (alive: the holder has it), when the read need not ask
   /// Observation whether it tracks (`ThreadContext.asksObservation`: a field with nothing below
@@ -108,15 +108,24 @@ final class FieldBridges: Observable, @unchecked Sendable {
   /// asked (`.asked`).
   @inlinable
   func access(_ key: FieldKey, leafOn extent: Unmanaged<Extent>? = nil) -> FieldAccess {
-    guard let index = index(of: key) else { return .unknown }
+    guard let index = index(of: key) else {
+      detect()
+      return .unknown
+    }
     if _slowPath(fields[index].isFiring) { nextGeneration(index) }
     fields[index].isRead = true
     fields[index].unmanagedKeyPath._withUnsafeGuaranteedRef { registrar.access(self, keyPath: $0) }
     if let extent, extent._withUnsafeGuaranteedRef({ fields[index].armedOn == ($0.serial, $0.moves(anchored: true)) }) {
       return .armed
     }
-    registrar.access(self, keyPath: detection)
+    detect()
     return .asked
+  }
+
+  /// Asks Observation whether it tracks on this thread (the detector's argument tells it).
+  @inlinable
+  func detect() {
+    registrar.access(self, keyPath: detection)
   }
 
   /// The index of `key`'s field, made on first use.
@@ -206,7 +215,7 @@ final class FieldBridges: Observable, @unchecked Sendable {
 /// What a read of a holder's field told Apple's Observation (`FieldBridges.access`).
 @usableFromInline
 enum FieldAccess {
-  /// Nothing: the field has no key path yet.
+  /// The detector alone: the field has no key path yet.
   case unknown
   /// Its key path, and whether Observation records the read (the detector).
   case asked
@@ -254,17 +263,21 @@ private func bridgeHolderRead(
   // flag left set by a hash outside tracking can only arm a field nobody recorded, never miss one.
   if !accessed {
     context.appleTrackingSeen = false
-    // Hidden (`untracked`), the probe answers: Observation would record the field's key path.
-    // An armed field needs asking only now and then (`asksObservation`).
+    // Asked through the holder's bridges, made now if need be (never a global probe, see
+    // `TrackingProbe`). Hidden (`untracked`), the detector alone answers: Observation would
+    // record the field's key path. An armed field needs asking only now and then
+    // (`asksObservation`).
+    if _slowPath(bridges == nil) { bridges = FieldBridges() }
+    // Unretained: the holder keeps its bridges, and asking runs none of our code that could drop them.
+    let holderBridges = Unmanaged.passUnretained(bridges.unsafelyUnwrapped)
     let armedCheck = context.asksObservation(leaf: leaf) ? nil : Unmanaged.passUnretained(extent)
-    switch context.bridgeHidden ? nil : bridges?.access(key, leafOn: armedCheck) {
-    case .armed?:
+    if context.bridgeHidden {
+      holderBridges._withUnsafeGuaranteedRef { $0.detect() }
+    } else if holderBridges._withUnsafeGuaranteedRef({ $0.access(key, leafOn: armedCheck) }) == .armed {
       // Nothing to bridge, and nothing learnt: the window stays as it is. Our scopes, and the
       // value anchored, as a bridged read's is.
       _ = extent.recordAccess(key, keyPath, anchoredBy: true, bridging: false, on: context)
       return true
-    case .asked?: break
-    case .unknown?, nil: TrackingProbe.check()
     }
   }
   let seen = context.appleTrackingSeen

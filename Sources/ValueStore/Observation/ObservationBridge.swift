@@ -37,23 +37,29 @@ struct TrackingDetector: Hashable, Sendable {
 
 /// The `Observable` Apple records when a holder is read: it never changes; recording it is what
 /// tells us Apple is tracking.
+///
+/// Each holder has its own (`RootSlot.probe`), as each `@Observable` object has its registrar: an
+/// Observation scope that records a probe and never fires (a view gone before any change, an
+/// `Observations` sequence dropped) stays subscribed to it — with everything its `onChange`
+/// captured — until the probe goes. One global probe kept them all for good (≈ 1 KB a scope, and
+/// every later subscription to it slower); a holder's goes with the holder.
 @usableFromInline
 final class TrackingProbe: Observable, Sendable {
   @usableFromInline let registrar = ObservationRegistrar()
   subscript(_: TrackingDetector) -> Void { () }
 
-  @usableFromInline static let shared = TrackingProbe()
-  /// An instance property, so that a holder keeping the probe at hand reaches it without a lazy
-  /// global's check.
-  @usableFromInline let keyPath = \TrackingProbe.[TrackingDetector()]
+  /// The probe of questions no holder asks: whether Observation tracks when `untracked` starts,
+  /// or when a bridge fires on the thread that armed it. A scope that records it and never fires
+  /// stays subscribed to it (documented limit, Design.md §5).
+  static let thread = TrackingProbe()
+  /// Made once: a key path with an argument is made at run time.
+  @usableFromInline static let keyPath = \TrackingProbe.[TrackingDetector()]
+  /// An instance property, so that a read finds it without a lazy global's check.
+  @usableFromInline let keyPath = TrackingProbe.keyPath
+
+  @usableFromInline init() {}
 
   /// Opens a bridge window on this thread if Apple's Observation is tracking.
-  @inlinable
-  static func check() {
-    shared.check()
-  }
-
-  /// `check()` on a probe a holder keeps at hand (no lazy global to look up on each read).
   @inlinable
   func check() {
     registrar.access(self, keyPath: keyPath)
@@ -80,11 +86,13 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   let isSuperseded = Atomic<Bool>(false)
   /// The bridge window of the thread that armed this bridge (the cache is per thread).
   let armedBy: BridgeWindowFlag
-  /// The one-shot observer of the field while armed. Guarded by ``registry``. Strong, and so a
-  /// cycle (its closure holds the bridge) broken when it fires or when the cache finds its extent
-  /// gone — not weak: a weak reference would move the observer's reference counts to a side table,
-  /// slowing every retain of it.
-  var observer: Observer?
+  /// The one-shot observer of the field while armed. Guarded by ``registry``. Unretained: the
+  /// observer is owned by its registrations and owns this bridge (its closures, `windowBridge`),
+  /// so the bridge — and the Observation scopes subscribed to its registrar — live as long as the
+  /// field is observed where it is, and go with the value (the thread's cache holds bridges
+  /// weakly). Owned both ways, they lived on in the cache after the value died, and so did every
+  /// scope that never fired, with what its `onChange` captured.
+  var observer: Unmanaged<Observer>?
   subscript(_: TrackingDetector) -> Void { () }
 
   static let keyPath = \ObservationBridge.[TrackingDetector()]
@@ -117,8 +125,7 @@ final class ObservationBridge: Observable, @unchecked Sendable {
     let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] kept in if !kept { close() } }, windowBridge: self)
     isSuperseded.store(false, ordering: .relaxed)
     withRegistry { garbage in
-      if let previous = self.observer { garbage.append(previous) }
-      self.observer = observer
+      self.observer = .passUnretained(observer)
       let target = anchored ? extent.locationHead() : .passUnretained(extent)
       observer.extents.append((target, 1))
       target._withUnsafeGuaranteedRef { target in
@@ -139,7 +146,6 @@ final class ObservationBridge: Observable, @unchecked Sendable {
     isFiring.store(true, ordering: .relaxed)
     isArmed.store(false, ordering: .relaxed)
     withRegistry { garbage in
-      if let observer { garbage.append(observer) }
       observer = nil
     }
   }
@@ -150,6 +156,11 @@ final class ObservationBridge: Observable, @unchecked Sendable {
     isFiring.store(false, ordering: .relaxed)
     registrar.withMutation(of: self, keyPath: Self.keyPath) {}
   }
+}
+
+/// A bridge in the thread's cache (`ThreadContext.bridges`), which does not keep it.
+struct WeakBridge {
+  weak var bridge: ObservationBridge?
 }
 
 /// Identifies a field of an extent for the bridge cache (serials are never reused), and how the
@@ -167,7 +178,7 @@ extension ThreadContext {
   func observationTracksHere() -> Bool {
     let seen = appleTrackingSeen
     appleTrackingSeen = false
-    TrackingProbe.check()
+    TrackingProbe.thread.check()
     defer { appleTrackingSeen = seen }
     return appleTrackingSeen
   }
@@ -226,27 +237,22 @@ extension Extent {
     // The last bridge is in the cache (pruning forgets it): a field read again skips the lookup,
     // armed or not.
     let last = context.lastBridge
-    let cached = last.flatMap { $0.key == cacheKey ? $0 : nil } ?? context.bridges[cacheKey]
+    let cached = last.flatMap { $0.key == cacheKey ? $0 : nil } ?? context.bridges[cacheKey]?.bridge
     if let bridge = cached, bridge.isArmed.load(ordering: .relaxed) {
       if bridge.isSuperseded.load(ordering: .relaxed) { bridge.isSuperseded.store(false, ordering: .relaxed) }
       context.lastBridge = bridge
       if !bridge.access(context) { context.closeBridgeWindow() }
       return
     }
-    // Not armed here yet: is Apple still tracking? Asked before paying for a bridge — unless it
-    // said so lately: usually this very read's probe opened the window. The flag can be stale (a
-    // probe no bridged read followed); then the access below finds Apple gone and closes the
-    // window, and only an unused bridge was armed.
-    if !context.appleTrackingSeen {
-      TrackingProbe.check()
-      guard context.appleTrackingSeen else { return context.closeBridgeWindow() }
-    }
+    // Not armed here yet. The bridge itself asks whether Apple still tracks (no global probe, see
+    // `TrackingProbe`): accessed first, armed only if Apple recorded it. A window left open after
+    // its closure ended costs one bridge made for nothing, then closes.
     let reusable = cached.flatMap { $0.isFiring.load(ordering: .relaxed) ? nil : $0 }
     let bridge = reusable ?? ObservationBridge(cacheKey, armedBy: context.window)
+    guard bridge.access(context) else { return context.closeBridgeWindow() }
     bridge.arm(self, key, keyPath, anchored: anchored)
     if reusable == nil { context.cacheBridge(bridge, for: cacheKey) }
     context.lastBridge = bridge
-    if !bridge.access(context) { context.closeBridgeWindow() }
   }
 }
 
@@ -255,7 +261,7 @@ extension ThreadContext {
   /// of fields that no longer exist (their extent died: the observer lost its last registration)
   /// or that changed and were not read since.
   func cacheBridge(_ bridge: ObservationBridge, for key: BridgeKey) {
-    bridges[key] = bridge
+    bridges[key] = WeakBridge(bridge: bridge)
     if bridges.count >= bridgesPruneAt { pruneBridges() }
   }
 
@@ -263,15 +269,13 @@ extension ThreadContext {
   /// cache has doubled from what is left.
   func pruneBridges() {
     withRegistry { garbage in
-      bridges = bridges.filter { _, bridge in
-        if let observer = bridge.observer, !observer.extents.isEmpty { return true }
-        if let observer = bridge.observer { garbage.append(observer) }
-        bridge.observer = nil
-        garbage.append(bridge)
-        return false
+      bridges = bridges.filter { _, cached in
+        guard let bridge = cached.bridge else { return false }
+        garbage.append(bridge)  // this reference may be the last
+        return bridge.observer?._withUnsafeGuaranteedRef { !$0.extents.isEmpty } ?? false
       }
     }
-    if let last = lastBridge, bridges[last.key] !== last { lastBridge = nil }
+    if let last = lastBridge, bridges[last.key]?.bridge !== last { lastBridge = nil }
     bridgesPruneAt = max(64, bridges.count * 2)
   }
 }

@@ -89,6 +89,8 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
 @usableFromInline
 struct RootSlot {
   @usableFromInline let extent: Extent?
+  /// How the holder's reads ask Apple's Observation whether it tracks (see `TrackingProbe`).
+  @usableFromInline let probe = TrackingProbe()
 
   init<Value>(for _: Value.Type) {
     extent = Value.self is any ObservableState.Type ? nil : Extent()
@@ -114,7 +116,7 @@ func anchored<Value: ObservationIdentifiable, T, E: Error>(
   _ value: Value, _ slot: RootSlot, _ body: (Value) throws(E) -> T
 ) throws(E) -> T {
   // Apple's Observation, if tracking, opens a bridge window here (ObservationBridge.swift).
-  trackingMayRecord() ? try trackedAnchored(value, slot, body) : try body(value)
+  trackingMayRecord(slot.probe) ? try trackedAnchored(value, slot, body) : try body(value)
 }
 
 /// `anchored` once a tracking scope or bridge window is open somewhere.
@@ -124,7 +126,7 @@ func trackedAnchored<Value: ObservationIdentifiable, T, E: Error>(
 ) throws(E) -> T {
   let context = ThreadContext.current
   // The caller skipped the probe if a scope was open anywhere: this thread may still need it.
-  if !context.bridgeWindow { TrackingProbe.check() }
+  if !context.bridgeWindow { slot.probe.check() }
   slot.recordRead()
   context.anchorDepth += 1
   defer {
@@ -135,19 +137,20 @@ func trackedAnchored<Value: ObservationIdentifiable, T, E: Error>(
   return try body(value)
 }
 
-/// Records a tracked read of a field that a holder's value (an observable struct, so its extent
-/// is the holder's) gave as `value`: `trackedAnchored` and `Observed.read` for a field already
-/// loaded, without copying the holder's value.
+/// Records a tracked read of a field that a holder's value (an observable struct, whose extent
+/// `extent` is the holder's) gave as `value`: `trackedAnchored` and `Observed.read` for a field
+/// already loaded, without copying the holder's value. (The extent, not the value's `Observed`:
+/// borrowed from the holder's storage, that was copied, a retain of every reference in it.)
 @inlinable
 func recordHolderRead<Fields, T>(
-  _ fields: borrowing Observed<Fields>, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T
+  _ extent: Extent, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T, probe: TrackingProbe
 ) {
   // The caller skipped the probe if a scope was open anywhere: this thread may still need it.
-  if !ThreadContext.current.bridgeWindow { TrackingProbe.check() }
+  if !ThreadContext.current.bridgeWindow { probe.check() }
   // Anchored once recorded (so the root's copies, and reads made on `value`, are the holder's);
   // not when the read found Observation gone.
-  if fields._extent.recordAccess(key, keyPath, anchoredBy: true) {
-    fields._extent.anchor()
+  if extent.recordAccess(key, keyPath, anchoredBy: true) {
+    extent.anchor()
     FieldKind<T>.observable?._anchor(value)
   }
 }
@@ -256,7 +259,7 @@ extension ObservedRoot where Value: ObservableState {
     @inline(__always) get {
       lock.lock()
       defer { lock.unlock() }
-      if _slowPath(trackingMayRecord()) { return trackedField(keyPath) }
+      if _slowPath(trackingMayRecord(slot.probe)) { return trackedField(keyPath) }
       return storage._$fields._value[keyPath: keyPath]
     }
   }
@@ -275,7 +278,7 @@ extension ObservedRoot where Value: ObservableState {
   /// above).
   @inlinable @inline(never)
   func recordRead<T>(_ keyPath: KeyPath<Value.Fields, T>, _ key: FieldKey, _ value: T) {
-    recordHolderRead(storage._$fields, keyPath, key, value)
+    recordHolderRead(storage._$fields._extent, keyPath, key, value, probe: slot.probe)
   }
 
   /// A tracked read of a computed property of `Fields`, under the lock, inside the holder's

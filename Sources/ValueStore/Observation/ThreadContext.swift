@@ -52,11 +52,13 @@ final class ThreadContext {
   /// tracked here (an Observation scope opened inside it is seen: its reads are bridged), and
   /// inside a holder's mutation body.
   @exclusivity(unchecked) var bridgeHidden = false
-  /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge.
-  var bridges: [BridgeKey: ObservationBridge] = [:]
+  /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge. Weak:
+  /// a bridge lives as long as its observer is registered (while armed), so that the Observation
+  /// scopes subscribed to it go with the value read, as an `@Observable` object's go with it.
+  var bridges: [BridgeKey: WeakBridge] = [:]
   var bridgesPruneAt = 64
   /// The bridge used last: a field read many times in a row skips the cache lookup.
-  @exclusivity(unchecked) var lastBridge: ObservationBridge?
+  @exclusivity(unchecked) weak var lastBridge: ObservationBridge?
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
   var observableFields: [ObjectIdentifier: ObservableFields] = [:]
   /// Whether this is the main thread, asked once: on Linux `Thread.isMainThread` makes two system
@@ -107,11 +109,12 @@ private let threadContextKey: pthread_key_t = {
 @usableFromInline
 let openTrackingScopes = Atomic<Int>(0)
 
-/// Whether a read made now may have to be recorded: a scope is open somewhere, or Apple's
-/// Observation tracks on this thread (asking it opens a bridge window, see ObservationBridge.swift).
+/// Whether a read made now through the holder whose probe is `probe` may have to be recorded: a
+/// scope is open somewhere, or Apple's Observation tracks on this thread (asking it opens a
+/// bridge window, see ObservationBridge.swift).
 @inlinable
-func trackingMayRecord() -> Bool {
+func trackingMayRecord(_ probe: TrackingProbe) -> Bool {
   if openTrackingScopes.load(ordering: .relaxed) != 0 { return true }
-  TrackingProbe.check()
+  probe.check()
   return openTrackingScopes.load(ordering: .relaxed) != 0
 }

@@ -176,11 +176,11 @@ extension Store where State: ObservableState {
       if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: false) }
       // The extent is loaded only for a store that has bridges (inside the optional chain).
       let leaf = FieldKind<T>.isTrivialEquatable
-      if (fieldBridges?.access(
-        FieldKey.field(keyPath), leafOn: leaf ? Unmanaged.passUnretained(rootStorage.pointee.state._$fields._extent) : nil)
-        ?? .unknown) == .unknown
-      {
-        TrackingProbe.check()
+      if let bridges = fieldBridges {
+        _ = bridges.access(
+          FieldKey.field(keyPath), leafOn: leaf ? Unmanaged.passUnretained(rootStorage.pointee.state._$fields._extent) : nil)
+      } else {
+        root.unsafelyUnwrapped.slot.probe.check()
       }
       if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: true) }
       return rootStorage.pointee.state._$fields._value[keyPath: keyPath]

@@ -206,7 +206,7 @@ final class StateBox<State> {
   /// Reads through the root: anchored, and seen by Apple's Observation when it tracks.
   @inlinable
   func read<T>(_ body: (State) -> T) -> T {
-    storage.pointee.isTracked ? readTracked(body) : body(state)
+    storage.pointee.isTracked(slot.probe) ? readTracked(body) : body(state)
   }
 
   @usableFromInline
@@ -230,9 +230,9 @@ struct RootState<State> {
   /// Whether a read must be recorded (after letting Apple's Observation say it tracks). When it
   /// need not, callers read the field straight from `state`, without copying the state.
   @inlinable
-  var isTracked: Bool {
+  func isTracked(_ probe: TrackingProbe) -> Bool {
     if _slowPath(isReducing) { Self.readInsideReducer() }
-    return trackingMayRecord()
+    return trackingMayRecord(probe)
   }
 
   @usableFromInline
