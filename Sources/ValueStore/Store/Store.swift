@@ -33,12 +33,16 @@ public final class Store<State, Action: Sendable>: Observable {
   /// A root store's fields as Apple's Observation sees them (FieldBridges.swift); made at the
   /// first read it tracks. Main actor only, like the store (no dynamic exclusivity check).
   @exclusivity(unchecked) @usableFromInline var fieldBridges: FieldBridges?
+  /// A root store's probe (its root slot's), at hand: how a read of a field not bridged yet asks
+  /// Observation whether it tracks. (A scoped store's reads ask through their root.)
+  @usableFromInline let probe: TrackingProbe
   var children: [AnyHashable: AnyObject] = [:]
 
   init(core: any StoreCore<State, Action>, root: StateBox<State>? = nil) {
     self.core = core
     self.root = root
     rootStorage = root?.storage
+    probe = root?.slot.probe ?? TrackingProbe.thread
   }
 
   /// Its field bridges and their observers hold each other (FieldBridges.swift). Nothing else uses
@@ -180,7 +184,7 @@ extension Store where State: ObservableState {
         _ = bridges.access(
           FieldKey.field(keyPath), leafOn: leaf ? Unmanaged.passUnretained(rootStorage.pointee.state._$fields._extent) : nil)
       } else {
-        root.unsafelyUnwrapped.slot.probe.check()
+        probe.check()
       }
       if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: true) }
       return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
