@@ -40,6 +40,24 @@ import Testing
     #expect(weakCanary == nil, "kept: \(shape.name)")
   }
 
+  /// `untracked` asks Observation whether it tracks through the thread's probe, which the scope
+  /// records: the thread drops it once Observation is seen not tracking there.
+  @Test func aScopeThatWentUntrackedGoesOnceObservationStopsTrackingHere() {
+    var store: Store<BridgeState, BridgeFeature.Action>? = Store(initialState: BridgeState(), reducer: BridgeFeature())
+    weak var weakCanary: Canary?
+    do {
+      let canary = Canary()
+      weakCanary = canary
+      withObservationTracking {
+        _ = store!.count
+        untracked { _ = store!.name }
+      } onChange: { _ = canary }
+    }
+    store = nil
+    untracked {}  // asks again, with Observation not tracking
+    #expect(weakCanary == nil)
+  }
+
   /// The same for Apple's own object, as the reference.
   @Test func anObservableObjectsScopeGoesWithIt() {
     var model: AppleModel? = AppleModel()

@@ -282,7 +282,7 @@ private func bridgeHolderRead(
   }
   let seen = context.appleTrackingSeen
   context.appleTrackingSeen = false
-  if !seen { context.closeBridgeWindow() }
+  if !seen { context.observationStoppedTracking() }
   let apple = seen && !context.bridgeHidden
   // Our scopes; the window's bridge is not needed for this field: the holder's is used instead.
   let recorded = extent.recordAccess(key, keyPath, anchoredBy: true, bridging: false, on: context)

@@ -48,10 +48,9 @@ final class TrackingProbe: Observable, Sendable {
   @usableFromInline let registrar = ObservationRegistrar()
   subscript(_: TrackingDetector) -> Void { () }
 
-  /// The probe of questions no holder asks: whether Observation tracks when `untracked` starts,
-  /// or when a bridge fires on the thread that armed it. A scope that records it and never fires
-  /// stays subscribed to it (documented limit, Design.md §5).
-  static let thread = TrackingProbe()
+  /// A probe for stores that read through their root's (a scoped store's field read): never
+  /// asked.
+  static let unused = TrackingProbe()
   /// Made once: a key path with an argument is made at run time.
   @usableFromInline static let keyPath = \TrackingProbe.[TrackingDetector()]
   /// An instance property, so that a read finds it without a lazy global's check.
@@ -178,9 +177,23 @@ extension ThreadContext {
   func observationTracksHere() -> Bool {
     let seen = appleTrackingSeen
     appleTrackingSeen = false
-    TrackingProbe.thread.check()
+    let probe = threadProbe ?? TrackingProbe()
+    threadProbe = probe
+    probe.check()
     defer { appleTrackingSeen = seen }
+    if !appleTrackingSeen { observationStoppedTracking() }
     return appleTrackingSeen
+  }
+
+  /// Observation was found not tracking on this thread: every scope it tracked here has ended
+  /// (and subscribed). Closes the window, and drops the thread's probe: the scopes that recorded
+  /// it (asking when `untracked` started, or when a bridge fired here) stay subscribed to their
+  /// other registrars, and no longer to it — kept, it would hold every such scope that never
+  /// fires, and what its `onChange` captured, for the thread's life. (Dropped while a scope still
+  /// ran, the probe would be installed into after it died, and leak for good: hence only here.)
+  func observationStoppedTracking() {
+    closeBridgeWindow()
+    threadProbe = nil
   }
 
   /// Hides the reads that follow from an Observation scope open on this thread now, if any — not
@@ -241,7 +254,7 @@ extension Extent {
     if let bridge = cached, bridge.isArmed.load(ordering: .relaxed) {
       if bridge.isSuperseded.load(ordering: .relaxed) { bridge.isSuperseded.store(false, ordering: .relaxed) }
       context.lastBridge = bridge
-      if !bridge.access(context) { context.closeBridgeWindow() }
+      if !bridge.access(context) { context.observationStoppedTracking() }
       return
     }
     // Not armed here yet. The bridge itself asks whether Apple still tracks (no global probe, see
@@ -249,7 +262,7 @@ extension Extent {
     // its closure ended costs one bridge made for nothing, then closes.
     let reusable = cached.flatMap { $0.isFiring.load(ordering: .relaxed) ? nil : $0 }
     let bridge = reusable ?? ObservationBridge(cacheKey, armedBy: context.window)
-    guard bridge.access(context) else { return context.closeBridgeWindow() }
+    guard bridge.access(context) else { return context.observationStoppedTracking() }
     bridge.arm(self, key, keyPath, anchored: anchored)
     if reusable == nil { context.cacheBridge(bridge, for: cacheKey) }
     context.lastBridge = bridge

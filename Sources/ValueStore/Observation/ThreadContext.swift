@@ -52,6 +52,10 @@ final class ThreadContext {
   /// tracked here (an Observation scope opened inside it is seen: its reads are bridged), and
   /// inside a holder's mutation body.
   @exclusivity(unchecked) var bridgeHidden = false
+  /// How this thread asks Observation whether it tracks when no holder asks (`untracked`, a
+  /// bridge firing here); replaced once Observation is seen not tracking (see
+  /// `observationStoppedTracking`).
+  var threadProbe: TrackingProbe?
   /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge. Weak:
   /// a bridge lives as long as its observer is registered (while armed), so that the Observation
   /// scopes subscribed to it go with the value read, as an `@Observable` object's go with it.

@@ -42,7 +42,7 @@ public final class Store<State, Action: Sendable>: Observable {
     self.core = core
     self.root = root
     rootStorage = root?.storage
-    probe = root?.slot.probe ?? TrackingProbe.thread
+    probe = root?.slot.probe ?? TrackingProbe.unused
   }
 
   /// Its field bridges and their observers hold each other (FieldBridges.swift). Nothing else uses
