@@ -85,13 +85,14 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   let isSuperseded = Atomic<Bool>(false)
   /// The bridge window of the thread that armed this bridge (the cache is per thread).
   let armedBy: BridgeWindowFlag
-  /// The one-shot observer of the field while armed. Guarded by ``registry``. Unretained: the
-  /// observer is owned by its registrations and owns this bridge (its closures, `windowBridge`),
-  /// so the bridge — and the Observation scopes subscribed to its registrar — live as long as the
-  /// field is observed where it is, and go with the value (the thread's cache holds bridges
-  /// weakly). Owned both ways, they lived on in the cache after the value died, and so did every
-  /// scope that never fired, with what its `onChange` captured.
-  var observer: Unmanaged<Observer>?
+  /// The one-shot observer of the field while armed. Guarded by ``registry``. Strong, and so a
+  /// cycle (the observer holds the bridge) broken when it fires, or when the cache drops a bridge
+  /// whose value died — which the thread does at its next bridged read, or once Observation is
+  /// next seen not tracking there (`BridgeWindowFlag.deadBridges`): until then the Observation
+  /// scopes subscribed to its registrar that never fired stay, with what their `onChange`
+  /// captured. (Weak references, which would end them with the value, cost a fifth of a nested
+  /// read: a bridge with a weak reference pays a side table on every retain.)
+  var observer: Observer?
   subscript(_: TrackingDetector) -> Void { () }
 
   static let keyPath = \ObservationBridge.[TrackingDetector()]
@@ -124,7 +125,8 @@ final class ObservationBridge: Observable, @unchecked Sendable {
     let observer = Observer(onChange: { [self] _ in fire() }, closed: { [self] kept in if !kept { close() } }, windowBridge: self)
     isSuperseded.store(false, ordering: .relaxed)
     withRegistry { garbage in
-      self.observer = .passUnretained(observer)
+      if let previous = self.observer { garbage.append(previous) }
+      self.observer = observer
       let target = anchored ? extent.locationHead() : .passUnretained(extent)
       observer.extents.append((target, 1))
       target._withUnsafeGuaranteedRef { target in
@@ -145,6 +147,7 @@ final class ObservationBridge: Observable, @unchecked Sendable {
     isFiring.store(true, ordering: .relaxed)
     isArmed.store(false, ordering: .relaxed)
     withRegistry { garbage in
+      if let observer { garbage.append(observer) }
       observer = nil
     }
   }
@@ -155,11 +158,6 @@ final class ObservationBridge: Observable, @unchecked Sendable {
     isFiring.store(false, ordering: .relaxed)
     registrar.withMutation(of: self, keyPath: Self.keyPath) {}
   }
-}
-
-/// A bridge in the thread's cache (`ThreadContext.bridges`), which does not keep it.
-struct WeakBridge {
-  weak var bridge: ObservationBridge?
 }
 
 /// Identifies a field of an extent for the bridge cache (serials are never reused), and how the
@@ -194,6 +192,13 @@ extension ThreadContext {
   func observationStoppedTracking() {
     closeBridgeWindow()
     threadProbe = nil
+    pruneDeadBridges()
+  }
+
+  /// Drops the cached bridges whose value died since (see `ObservationBridge.observer`).
+  @inline(__always)
+  func pruneDeadBridges() {
+    if window.deadBridges.load(ordering: .relaxed) != 0 { pruneBridges() }
   }
 
   /// Hides the reads that follow from an Observation scope open on this thread now, if any — not
@@ -239,6 +244,9 @@ extension ThreadContext {
 /// Whether a thread's bridge window is open, readable from other threads (`ThreadContext.window`).
 final class BridgeWindowFlag: Sendable {
   let isOpen = Atomic<Bool>(false)
+  /// Bridges this thread armed whose value died (their observer lost its last extent): the
+  /// thread's cache still holds them, and so the Observation scopes subscribed to them.
+  let deadBridges = Atomic<Int>(0)
 }
 
 extension Extent {
@@ -246,11 +254,12 @@ extension Extent {
   /// the field's armed bridge, made on first use. Called with the window open.
   func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, _ context: ThreadContext) {
     guard !context.bridgeHidden else { return }
+    context.pruneDeadBridges()
     let cacheKey = BridgeKey(serial: serial, key: key, anchored: anchored)
     // The last bridge is in the cache (pruning forgets it): a field read again skips the lookup,
     // armed or not.
     let last = context.lastBridge
-    let cached = last.flatMap { $0.key == cacheKey ? $0 : nil } ?? context.bridges[cacheKey]?.bridge
+    let cached = last.flatMap { $0.key == cacheKey ? $0 : nil } ?? context.bridges[cacheKey]
     if let bridge = cached, bridge.isArmed.load(ordering: .relaxed) {
       if bridge.isSuperseded.load(ordering: .relaxed) { bridge.isSuperseded.store(false, ordering: .relaxed) }
       context.lastBridge = bridge
@@ -274,7 +283,7 @@ extension ThreadContext {
   /// of fields that no longer exist (their extent died: the observer lost its last registration)
   /// or that changed and were not read since.
   func cacheBridge(_ bridge: ObservationBridge, for key: BridgeKey) {
-    bridges[key] = WeakBridge(bridge: bridge)
+    bridges[key] = bridge
     if bridges.count >= bridgesPruneAt { pruneBridges() }
   }
 
@@ -282,13 +291,16 @@ extension ThreadContext {
   /// cache has doubled from what is left.
   func pruneBridges() {
     withRegistry { garbage in
-      bridges = bridges.filter { _, cached in
-        guard let bridge = cached.bridge else { return false }
-        garbage.append(bridge)  // this reference may be the last
-        return bridge.observer?._withUnsafeGuaranteedRef { !$0.extents.isEmpty } ?? false
+      window.deadBridges.store(0, ordering: .relaxed)
+      bridges = bridges.filter { _, bridge in
+        if let observer = bridge.observer, !observer.extents.isEmpty { return true }
+        if let observer = bridge.observer { garbage.append(observer) }
+        bridge.observer = nil
+        garbage.append(bridge)
+        return false
       }
     }
-    if let last = lastBridge, bridges[last.key]?.bridge !== last { lastBridge = nil }
+    if let last = lastBridge, bridges[last.key] !== last { lastBridge = nil }
     bridgesPruneAt = max(64, bridges.count * 2)
   }
 }

@@ -102,10 +102,12 @@ final class Observer: @unchecked Sendable {
     }
   }
 
-  /// Drops a dying extent from `extents`. Requires the registry lock.
+  /// Drops an extent from `extents` (it dies, or its location moved on). Requires the registry
+  /// lock. A window bridge left with none tells the thread that caches it (`deadBridges`).
   func forget(_ extent: Extent) {
     let dying = Unmanaged.passUnretained(extent).toOpaque()
     extents.removeAll { $0.extent.toOpaque() == dying }
+    if extents.isEmpty, let windowBridge { windowBridge.armedBy.deadBridges.add(1, ordering: .relaxed) }
   }
 }
 

@@ -56,13 +56,11 @@ final class ThreadContext {
   /// bridge firing here); replaced once Observation is seen not tracking (see
   /// `observationStoppedTracking`).
   var threadProbe: TrackingProbe?
-  /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge. Weak:
-  /// a bridge lives as long as its observer is registered (while armed), so that the Observation
-  /// scopes subscribed to it go with the value read, as an `@Observable` object's go with it.
-  var bridges: [BridgeKey: WeakBridge] = [:]
+  /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge.
+  var bridges: [BridgeKey: ObservationBridge] = [:]
   var bridgesPruneAt = 64
   /// The bridge used last: a field read many times in a row skips the cache lookup.
-  @exclusivity(unchecked) weak var lastBridge: ObservationBridge?
+  @exclusivity(unchecked) var lastBridge: ObservationBridge?
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
   var observableFields: [ObjectIdentifier: ObservableFields] = [:]
   /// Whether this is the main thread, asked once: on Linux `Thread.isMainThread` makes two system
