@@ -94,19 +94,27 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   /// read: a bridge with a weak reference pays a side table on every retain.)
   var observer: Observer?
   subscript(_: TrackingDetector) -> Void { () }
+  /// Never read or written: `\.field` is what a read records and a change notifies, argument-less
+  /// so that Observation hashes it as cheaply as an `@Observable` property's (FieldBridges.swift).
+  private var field = false
 
-  static let keyPath = \ObservationBridge.[TrackingDetector()]
+  static let fieldKeyPath = \ObservationBridge.field
+  /// Accessed after `fieldKeyPath` when we need to know whether Observation records the read: its
+  /// argument tells (see `TrackingProbe`). Never notified.
+  static let detection = \ObservationBridge.[TrackingDetector()]
 
   init(_ key: BridgeKey, armedBy window: BridgeWindowFlag) {
     self.key = key
     armedBy = window
   }
 
-  /// Records this bridge in Apple's access list; false if Apple turned out not to be tracking.
-  /// Leaves `appleTrackingSeen` false (see `bridgeAccess`).
-  func access(_ context: ThreadContext) -> Bool {
+  /// Records this bridge in Apple's access list. If `asks`, also whether Apple recorded it (false:
+  /// it was not tracking); without asking, true. Leaves `appleTrackingSeen` false.
+  func access(_ context: ThreadContext, asks: Bool = true) -> Bool {
+    registrar.access(self, keyPath: Self.fieldKeyPath)
+    guard asks else { return true }
     context.appleTrackingSeen = false
-    registrar.access(self, keyPath: Self.keyPath)
+    registrar.access(self, keyPath: Self.detection)
     defer { context.appleTrackingSeen = false }
     return context.appleTrackingSeen
   }
@@ -156,7 +164,7 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   /// may be reused from then on (by a scope re-armed from its `onChange`).
   private func fire() {
     isFiring.store(false, ordering: .relaxed)
-    registrar.withMutation(of: self, keyPath: Self.keyPath) {}
+    registrar.withMutation(of: self, keyPath: Self.fieldKeyPath) {}
   }
 }
 
@@ -263,7 +271,8 @@ extension Extent {
     if let bridge = cached, bridge.isArmed.load(ordering: .relaxed) {
       if bridge.isSuperseded.load(ordering: .relaxed) { bridge.isSuperseded.store(false, ordering: .relaxed) }
       context.lastBridge = bridge
-      if !bridge.access(context) { context.observationStoppedTracking() }
+      // Whether Apple still tracks is asked now and then, as for a store's armed fields.
+      if !bridge.access(context, asks: context.asksObservation(leaf: true)) { context.observationStoppedTracking() }
       return
     }
     // Not armed here yet. The bridge itself asks whether Apple still tracks (no global probe, see
