@@ -112,6 +112,11 @@ final class Extent: @unchecked Sendable {
         return departed
       }
       deliver(departed)
+      // The bridges this thread armed on it go now, with the Observation scopes that never fired,
+      // unless one runs here (asking drops them if not: `ObservationBridge.observer`).
+      ThreadContext.ifAny { context in
+        if context.window.deadBridges.load(ordering: .relaxed) != 0 { _ = context.observationTracksHere() }
+      }
     }
   }
 

@@ -86,12 +86,14 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   /// The bridge window of the thread that armed this bridge (the cache is per thread).
   let armedBy: BridgeWindowFlag
   /// The one-shot observer of the field while armed. Guarded by ``registry``. Strong, and so a
-  /// cycle (the observer holds the bridge) broken when it fires, or when the cache drops a bridge
-  /// whose value died — which the thread does at its next bridged read, or once Observation is
-  /// next seen not tracking there (`BridgeWindowFlag.deadBridges`): until then the Observation
-  /// scopes subscribed to its registrar that never fired stay, with what their `onChange`
-  /// captured. (Weak references, which would end them with the value, cost a fifth of a nested
-  /// read: a bridge with a weak reference pays a side table on every retain.)
+  /// cycle (the observer holds the bridge) broken when it fires, or when the thread's cache drops
+  /// a bridge whose value died (`BridgeWindowFlag.deadKeys`), which it does only where no
+  /// Observation scope runs on it (`dropDeadBridges`): when the value dies on that thread outside
+  /// tracking, once the thread finds Observation not tracking, or when it exits. With the bridge
+  /// go the Observation scopes subscribed to its registrar that never fired, and what their
+  /// `onChange` captured. (Held weakly by the cache, bridges went at once on every thread, but a
+  /// weak reference gives an object a side table and slows every retain of it: a nested read by
+  /// Observation cost a fifth more.)
   var observer: Observer?
   subscript(_: TrackingDetector) -> Void { () }
   /// Never read or written: `\.field` is what a read records and a change notifies, argument-less
@@ -200,13 +202,31 @@ extension ThreadContext {
   func observationStoppedTracking() {
     closeBridgeWindow()
     threadProbe = nil
-    pruneDeadBridges()
+    dropDeadBridges()
   }
 
-  /// Drops the cached bridges whose value died since (see `ObservationBridge.observer`).
-  @inline(__always)
-  func pruneDeadBridges() {
-    if window.deadBridges.load(ordering: .relaxed) != 0 { pruneBridges() }
+  /// Drops the cached bridges whose value died since (see `ObservationBridge.observer`), and those
+  /// a prune set aside: O(those). Only where no Observation scope runs on this thread: one that
+  /// recorded a bridge whose value died while it ran subscribes when it ends, and a bridge gone by
+  /// then would take its subscription into a registrar nothing cancels (a cycle through
+  /// Observation's own state: that scope, if it never fired, for good).
+  @inline(never)
+  func dropDeadBridges() {
+    if !setAside.isEmpty { setAside = [] }
+    guard window.deadBridges.load(ordering: .relaxed) != 0 else { return }
+    withRegistry { garbage in
+      window.deadBridges.store(0, ordering: .relaxed)
+      let dead = window.deadKeys
+      window.deadKeys = []
+      for key in dead {
+        guard let bridge = bridges[key], bridge.observer?.extents.isEmpty ?? true else { continue }
+        bridges[key] = nil
+        if let observer = bridge.observer { garbage.append(observer) }
+        bridge.observer = nil
+        garbage.append(bridge)
+      }
+    }
+    if let last = lastBridge, bridges[last.key] !== last { lastBridge = nil }
   }
 
   /// Hides the reads that follow from an Observation scope open on this thread now, if any — not
@@ -250,11 +270,13 @@ extension ThreadContext {
 }
 
 /// Whether a thread's bridge window is open, readable from other threads (`ThreadContext.window`).
-final class BridgeWindowFlag: Sendable {
+final class BridgeWindowFlag: @unchecked Sendable {  // `deadKeys` guarded by `registry`
   let isOpen = Atomic<Bool>(false)
   /// Bridges this thread armed whose value died (their observer lost its last extent): the
-  /// thread's cache still holds them, and so the Observation scopes subscribed to them.
+  /// thread's cache still holds them, and so the Observation scopes subscribed to them. Their
+  /// keys, and how many: the thread drops them (`dropDeadBridges`).
   let deadBridges = Atomic<Int>(0)
+  var deadKeys: [BridgeKey] = []
 }
 
 extension Extent {
@@ -262,7 +284,6 @@ extension Extent {
   /// the field's armed bridge, made on first use. Called with the window open.
   func bridgeAccess(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool, _ context: ThreadContext) {
     guard !context.bridgeHidden else { return }
-    context.pruneDeadBridges()
     let cacheKey = BridgeKey(serial: serial, key: key, anchored: anchored)
     // The last bridge is in the cache (pruning forgets it): a field read again skips the lookup,
     // armed or not.
@@ -297,15 +318,19 @@ extension ThreadContext {
   }
 
   /// Drops the bridges no read can use again (see `cacheBridge`); the next prune comes when the
-  /// cache has doubled from what is left.
+  /// cache has doubled from what is left. This runs inside an Observation scope (a read made it):
+  /// the bridges dropped are set aside, kept until the next prune or the next place where none
+  /// runs (see `dropDeadBridges`), not released now.
   func pruneBridges() {
+    let released = setAside
+    setAside = []
     withRegistry { garbage in
-      window.deadBridges.store(0, ordering: .relaxed)
+      garbage.append(contentsOf: released)
       bridges = bridges.filter { _, bridge in
         if let observer = bridge.observer, !observer.extents.isEmpty { return true }
         if let observer = bridge.observer { garbage.append(observer) }
         bridge.observer = nil
-        garbage.append(bridge)
+        setAside.append(bridge)
         return false
       }
     }

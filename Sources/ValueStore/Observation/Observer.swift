@@ -107,7 +107,10 @@ final class Observer: @unchecked Sendable {
   func forget(_ extent: Extent) {
     let dying = Unmanaged.passUnretained(extent).toOpaque()
     extents.removeAll { $0.extent.toOpaque() == dying }
-    if extents.isEmpty, let windowBridge { windowBridge.armedBy.deadBridges.add(1, ordering: .relaxed) }
+    if extents.isEmpty, let windowBridge {
+      windowBridge.armedBy.deadKeys.append(windowBridge.key)
+      windowBridge.armedBy.deadBridges.add(1, ordering: .relaxed)
+    }
   }
 }
 

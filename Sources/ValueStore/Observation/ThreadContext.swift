@@ -59,6 +59,8 @@ final class ThreadContext {
   /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge.
   var bridges: [BridgeKey: ObservationBridge] = [:]
   var bridgesPruneAt = 64
+  /// Bridges a prune dropped while an Observation scope may have run here (see `pruneBridges`).
+  var setAside: [ObservationBridge] = []
   /// The bridge used last: a field read many times in a row skips the cache lookup.
   @exclusivity(unchecked) var lastBridge: ObservationBridge?
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
@@ -66,6 +68,18 @@ final class ThreadContext {
   /// Whether this is the main thread, asked once: on Linux `Thread.isMainThread` makes two system
   /// calls (`gettid`, `getpid`), and a store observer's every round asks.
   lazy var isMainThread = Thread.isMainThread
+
+  /// The thread exits: its cached bridges let go of their observers (a cycle each), so that those
+  /// whose value is gone go, with the Observation scopes subscribed to them.
+  deinit {
+    let cached = bridges
+    withRegistry { garbage in
+      for bridge in cached.values {
+        if let observer = bridge.observer { garbage.append(observer) }
+        bridge.observer = nil
+      }
+    }
+  }
 
   @usableFromInline
   static var current: ThreadContext {
@@ -87,6 +101,13 @@ final class ThreadContext {
   static func withCurrent<R>(_ body: (ThreadContext) -> R) -> R {
     guard let raw = pthread_getspecific(threadContextKey) else { return body(current) }
     return Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+  }
+
+  /// Runs `body` on this thread's context if it has one (none made for it: a thread that never
+  /// tracked has nothing to tidy, and one exiting has let go of its context).
+  static func ifAny(_ body: (ThreadContext) -> Void) {
+    guard let raw = pthread_getspecific(threadContextKey) else { return }
+    Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
   }
 }
 
