@@ -189,7 +189,7 @@ extension ThreadContext {
     threadProbe = probe
     probe.check()
     defer { appleTrackingSeen = seen }
-    if !appleTrackingSeen { observationStoppedTracking() }
+    if appleTrackingSeen { threadProbeRecorded = true } else { observationStoppedTracking() }
     return appleTrackingSeen
   }
 
@@ -201,7 +201,10 @@ extension ThreadContext {
   /// ran, the probe would be installed into after it died, and leak for good: hence only here.)
   func observationStoppedTracking() {
     closeBridgeWindow()
-    threadProbe = nil
+    if threadProbeRecorded {
+      threadProbe = nil
+      threadProbeRecorded = false
+    }
     dropDeadBridges()
   }
 

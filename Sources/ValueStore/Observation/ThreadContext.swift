@@ -56,6 +56,10 @@ final class ThreadContext {
   /// bridge firing here); replaced once Observation is seen not tracking (see
   /// `observationStoppedTracking`).
   var threadProbe: TrackingProbe?
+  /// A scope recorded `threadProbe` (it was asked while Observation tracked): it is replaced, not
+  /// kept, once Observation stops tracking here. (Replaced at every stop, it was made anew at
+  /// every round of an `observe`, which asks as it re-tracks: a fifth of the round.)
+  var threadProbeRecorded = false
   /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge.
   var bridges: [BridgeKey: ObservationBridge] = [:]
   var bridgesPruneAt = 64
