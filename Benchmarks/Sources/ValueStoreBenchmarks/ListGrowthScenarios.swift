@@ -22,13 +22,19 @@ enum ListGrowthScenarios {
           indexing their registrations (≈ 2 ms at 10k), which, timed with the few adds a sample \
           makes, swung this row between 20 and 350 µs from run to run.
           """,
-        ours: Workload("ours.list.add.\(rows)", setUp: { ListScreen(rows: rows).warmedUp() }) { screen, n in
+        ours: Workload("ours.list.add.\(rows)", setUp: { warmedUp(ListScreen(rows: rows)) }) { screen, n in
           MainActor.assumeIsolated {
             for _ in 0..<n { screen.add() }
           }
         })
     }
   }
+}
+
+/// `screen` after one add (see the scenario's note).
+private func warmedUp(_ screen: ListScreen) -> ListScreen {
+  MainActor.assumeIsolated { screen.add() }
+  return screen
 }
 
 /// The list screen: a store, its row watchers and its ids watcher.
@@ -69,12 +75,6 @@ final class ListScreen {
   }
 
   func add() { store.send(.add) }
-
-  /// After one add (see the scenario's note).
-  nonisolated func warmedUp() -> Self {
-    MainActor.assumeIsolated { add() }
-    return self
-  }
 
   private func watchNewRows(_ rows: StoreCollection<Int, Row, RowAction>) {
     while watched < rows.ids.count {
