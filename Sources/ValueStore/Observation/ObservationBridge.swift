@@ -156,10 +156,14 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   private func close() {
     isFiring.store(true, ordering: .relaxed)
     isArmed.store(false, ordering: .relaxed)
-    withRegistry { garbage in
-      if let observer { garbage.append(observer) }
-      observer = nil
-    }
+    withRegistry { garbage in letGoOfObserver(&garbage) }
+  }
+
+  /// Drops the observer (the cycle with it: `observer`), releasing it after the lock. Requires the
+  /// registry lock.
+  func letGoOfObserver(_ garbage: inout [AnyObject]) {
+    if let observer { garbage.append(observer) }
+    observer = nil
   }
 
   /// Once `withMutation` has started, Observation has taken the scopes it notifies: the bridge
@@ -224,8 +228,7 @@ extension ThreadContext {
       for key in dead {
         guard let bridge = bridges[key], bridge.observer?.extents.isEmpty ?? true else { continue }
         bridges[key] = nil
-        if let observer = bridge.observer { garbage.append(observer) }
-        bridge.observer = nil
+        bridge.letGoOfObserver(&garbage)
         garbage.append(bridge)
       }
     }
@@ -331,8 +334,7 @@ extension ThreadContext {
       garbage.append(contentsOf: released)
       bridges = bridges.filter { _, bridge in
         if let observer = bridge.observer, !observer.extents.isEmpty { return true }
-        if let observer = bridge.observer { garbage.append(observer) }
-        bridge.observer = nil
+        bridge.letGoOfObserver(&garbage)
         setAside.append(bridge)
         return false
       }

@@ -78,10 +78,7 @@ final class ThreadContext {
   deinit {
     let cached = bridges
     withRegistry { garbage in
-      for bridge in cached.values {
-        if let observer = bridge.observer { garbage.append(observer) }
-        bridge.observer = nil
-      }
+      for bridge in cached.values { bridge.letGoOfObserver(&garbage) }
     }
   }
 
