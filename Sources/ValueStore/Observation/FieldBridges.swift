@@ -96,9 +96,8 @@ final class FieldBridges: Observable, @unchecked Sendable {
     return slot == 0 ? nil : slot - 1
   }
 
-  /// Tells Apple's Observation, if it tracks on this thread, that `key` was read; `.unknown` if
-  /// the field has no key path yet (then Observation is asked through the detector). Untracked,
-  /// this is Apple's own check.
+  /// Tells Apple's Observation, if it tracks on this thread, that `key` was read (a field with no
+  /// key path yet: only the detector, which asks). Untracked, this is Apple's own check.
   ///
   /// `leafOn`: the holder's value's extent (alive: the holder has it), when the read need not ask
   /// Observation whether it tracks (`ThreadContext.asksObservation`: a field with nothing below
@@ -110,7 +109,7 @@ final class FieldBridges: Observable, @unchecked Sendable {
   func access(_ key: FieldKey, leafOn extent: Unmanaged<Extent>? = nil) -> FieldAccess {
     guard let index = index(of: key) else {
       detect()
-      return .unknown
+      return .asked
     }
     if _slowPath(fields[index].isFiring) { nextGeneration(index) }
     fields[index].isRead = true
@@ -215,9 +214,7 @@ final class FieldBridges: Observable, @unchecked Sendable {
 /// What a read of a holder's field told Apple's Observation (`FieldBridges.access`).
 @usableFromInline
 enum FieldAccess {
-  /// The detector alone: the field has no key path yet.
-  case unknown
-  /// Its key path, and whether Observation records the read (the detector).
+  /// Whether Observation records the read (the detector), after the field's key path if it has one.
   case asked
   /// Its key path alone: the field is armed on the value's extent, and Observation need not be
   /// asked (`ThreadContext.asksObservation`).
