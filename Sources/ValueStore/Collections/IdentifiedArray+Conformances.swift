@@ -1,8 +1,11 @@
 // MARK: - Collection
 
 // `MutableCollection`'s algorithms (`reverse()`, `partition(by:)`, `shuffle()`, …) go through
-// `swapAt(_:_:)` and so keep the ids in sync. The type deliberately does not implement
-// `withContiguousMutableStorageIfAvailable`, which would let them bypass it.
+// `swapAt(_:_:)` and so keep the ids in sync; the array has its own versions of them, which also
+// record no read (IdentifiedArray+Mutations.swift). The type deliberately does not implement
+// `withContiguousMutableStorageIfAvailable`, which would let them bypass it. A slice writes its
+// elements back by position, so a mutating algorithm on one (`rows[0..<2].reverse()`) traps on
+// the id check of `subscript(position:)`: use `move(fromOffsets:toOffset:)`.
 extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   /// An offset into the array; `startIndex` is always `0`.
   public typealias Index = Int

@@ -2,7 +2,9 @@ import Foundation
 
 // Every mutation below restores the invariants documented on `IdentifiedArray` before it calls
 // an observation hook, and calls `_structureDidChange()` exactly once if, and only if, the ids,
-// their order or the count actually changed.
+// their order or the count actually changed. A write is not a read: mutations look at the
+// storage (`_elements.count`, `_offsets`), never at the public accessors, which record a read of
+// the structure in any tracking scope open around them (WritesRecordNoReadsTests).
 
 extension IdentifiedArray {
   /// Appends an element, unless the array already has an element with the same id.
@@ -39,7 +41,7 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func insert(_ element: consuming Element, at offset: Int) -> (inserted: Bool, index: Int) {
     precondition(
-      offset >= 0 && offset <= count, "IdentifiedArray: insertion index \(offset) is out of bounds")
+      offset >= 0 && offset <= _elements.count, "IdentifiedArray: insertion index \(offset) is out of bounds")
     let id = _id(element)
     if let existing = _offsets[id] { return (false, existing) }
     _elements.insert(consume element, at: offset)
@@ -116,10 +118,16 @@ extension IdentifiedArray {
     var order = keptAfterFirstRemoved + removed
     _permute(&order, from: firstRemoved)
     // The removed elements now form the suffix, in their original order.
-    let removedIDs = Array(_ids.suffix(removed.count))
-    let removedElements = Array(_elements.suffix(removed.count))
-    _ids.removeLast(removed.count)
-    _elements.removeLast(removed.count)
+    _removeLast(removed.count)
+  }
+
+  /// Removes the last `k` elements (`0 ... count`), in one structure change.
+  @inlinable
+  internal mutating func _removeLast(_ k: Int) {
+    let removedIDs = Array(_ids.suffix(k))
+    let removedElements = Array(_elements.suffix(k))
+    _ids.removeLast(k)
+    _elements.removeLast(k)
     for id in removedIDs { _offsets[id] = nil }
     _reportRemoval(ids: removedIDs, elements: removedElements)
   }
@@ -160,10 +168,10 @@ extension IdentifiedArray {
   @discardableResult
   internal mutating func _move(fromOffsets source: IndexSet, toOffset destination: Int) -> Bool {
     precondition(
-      destination >= 0 && destination <= count,
+      destination >= 0 && destination <= _elements.count,
       "IdentifiedArray: move destination \(destination) is out of bounds")
     guard let first = source.first, let last = source.last else { return false }
-    precondition(first >= 0 && last < count, "IdentifiedArray: move source offsets are out of bounds")
+    precondition(first >= 0 && last < _elements.count, "IdentifiedArray: move source offsets are out of bounds")
     // Only offsets in lower ..< upper can change.
     let lower = Swift.min(first, destination)
     let upper = Swift.max(last + 1, destination)
@@ -213,6 +221,67 @@ extension IdentifiedArray {
       result._appendIfAbsent(element, id: id)
     }
     return result
+  }
+
+  /// Reverses the order of the elements in place.
+  ///
+  ///     todos.reverse()
+  ///
+  /// `MutableCollection`'s own `reverse()`, `shuffle()` and `partition(by:)` would work too (they
+  /// go through `swapAt(_:_:)`), but read `endIndex`: inside a tracking scope, a write would
+  /// subscribe it to the structure.
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public mutating func reverse() {
+    var order = Array(_elements.indices.reversed())
+    if _permute(&order, from: 0) { _structureDidChange() }
+  }
+
+  /// Shuffles the elements in place, using `generator` as the source of randomness.
+  ///
+  ///     var generator = SystemRandomNumberGenerator()
+  ///     deck.shuffle(using: &generator)
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public mutating func shuffle(using generator: inout some RandomNumberGenerator) {
+    var order = Array(_elements.indices)
+    order.shuffle(using: &generator)
+    if _permute(&order, from: 0) { _structureDidChange() }
+  }
+
+  /// Shuffles the elements in place.
+  ///
+  ///     deck.shuffle()
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  public mutating func shuffle() {
+    var generator = SystemRandomNumberGenerator()
+    shuffle(using: &generator)
+  }
+
+  /// Moves the elements that satisfy `belongsInSecondPartition` after all the others, keeping
+  /// the relative order within each group, and returns the offset of the first of them.
+  ///
+  ///     let firstDone = todos.partition(by: \.isDone)  // the undone first, then the done
+  ///
+  /// If `belongsInSecondPartition` throws, the array is unchanged.
+  ///
+  /// - Complexity: O(*n*)
+  @inlinable
+  @discardableResult
+  public mutating func partition(by belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
+    var first: [Int] = []
+    var second: [Int] = []
+    for offset in _elements.indices {
+      if try belongsInSecondPartition(_elements[offset]) { second.append(offset) } else { first.append(offset) }
+    }
+    let pivot = first.count
+    var order = first + second
+    if _permute(&order, from: 0) { _structureDidChange() }
+    return pivot
   }
 
   /// Exchanges the elements at two offsets.

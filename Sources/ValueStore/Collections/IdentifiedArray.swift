@@ -368,7 +368,7 @@ extension IdentifiedArray {
   /// Appends `elements`, trapping on a duplicate id. Calls no hook (for initializers).
   @inlinable
   internal mutating func _appendUniqueElements(_ elements: some Sequence<Element>) {
-    reserveCapacity(count + elements.underestimatedCount)
+    reserveCapacity(_elements.count + elements.underestimatedCount)
     for element in elements {
       let id = _id(element)
       if !_appendIfAbsent(element, id: id).inserted {

@@ -42,7 +42,7 @@ public struct StackState<Element> {
     // value is no change); nil pops just that element.
     set {
       if let newValue {
-        if _elements.contains(id: id) {
+        if _elements._offsets[id] != nil {
           _elements[id: id] = StackElement(id: id, element: newValue)
         } else {
           pushReporting(newValue, id: id)
@@ -52,7 +52,7 @@ public struct StackState<Element> {
       }
     }
     _modify {
-      if let offset = _elements.index(id: id) {
+      if let offset = _elements._offsets[id] {
         yield &_elements[_offset: offset][element: id]  // in place: observed as the element's slot
       } else {
         var element: Element?
@@ -92,23 +92,23 @@ public struct StackState<Element> {
   /// Removes the element with `id` and every element above it; false if there is none.
   @discardableResult
   public mutating func pop(from id: StackElementID) -> Bool {
-    guard let offset = _elements.index(id: id) else { return false }
-    while _elements.count > offset { _ = _elements.remove(at: _elements.count - 1) }
+    guard let offset = _elements._offsets[id] else { return false }
+    _elements._removeLast(_elements._elements.count - offset)
     return true
   }
 
   /// Removes every element above the one with `id`; false if there is none.
   @discardableResult
   public mutating func pop(to id: StackElementID) -> Bool {
-    guard let offset = _elements.index(id: id) else { return false }
-    while _elements.count > offset + 1 { _ = _elements.remove(at: _elements.count - 1) }
+    guard let offset = _elements._offsets[id] else { return false }
+    _elements._removeLast(_elements._elements.count - offset - 1)
     return true
   }
 
   /// Removes and returns the top element, nil if the stack is empty.
   @discardableResult
   public mutating func popLast() -> Element? {
-    _elements.isEmpty ? nil : _elements.remove(at: _elements.count - 1).element
+    _elements._elements.isEmpty ? nil : _elements.remove(at: _elements._elements.count - 1).element
   }
 
   /// Removes every element.

@@ -125,14 +125,15 @@ struct Delivery {
 /// Observers run from a loop on this thread, never nested: an observer that changes what others
 /// observe (or itself, as `observe` does when its body mutates what it read) queues their
 /// notifications, and the loop runs them after it returns — so a chain of rounds runs at a
-/// constant stack depth.
+/// constant stack depth. Bridges to Apple's Observation are the exception (`fireWhileFiring`).
 func deliver(_ deliveries: [Delivery]) {
   guard !deliveries.isEmpty else { return }
   let context = ThreadContext.current
-  guard context.transactionDepth == 0, !context.isFiring else {
+  guard context.transactionDepth == 0 else {
     context.pending += deliveries
     return
   }
+  guard !context.isFiring else { return context.fireWhileFiring(deliveries) }
   context.startFiring()
   defer { context.stopFiring() }
   fire(deliveries)
@@ -143,10 +144,29 @@ extension ThreadContext {
   /// Fires the pending deliveries, round after round, unless a loop further up this thread's stack
   /// is already doing so.
   func drainPending() {
-    guard !isFiring else { return }
+    guard !isFiring else {
+      let queued = pending
+      pending.removeAll(keepingCapacity: true)
+      return fireWhileFiring(queued)
+    }
     startFiring()
     defer { stopFiring() }
     firePending()
+  }
+
+  /// Changes made while this thread's observers run (from an `onChange`): our observers wait for
+  /// the loop's next round; bridges to Apple's Observation fire now, nested, as Observation's own
+  /// `withMutation` runs at the change. Apple notifies the scopes subscribed *when it runs*, and
+  /// only now are those the scopes that read the field before the change: at the next round they
+  /// would include a scope re-armed in this one after the change, and the very closure that made
+  /// it (a closure that reads and then changes a value, re-armed from its `onChange`, re-ran for
+  /// ever; Observation does not tell a closure of its own changes, `Observer.closed`).
+  func fireWhileFiring(_ deliveries: [Delivery]) {
+    var bridges: [Delivery] = []
+    for delivery in deliveries {
+      if delivery.observer.closed != nil { bridges.append(delivery) } else { pending.append(delivery) }
+    }
+    if !bridges.isEmpty { fire(bridges) }
   }
 
   /// Observers run outside whatever tracking closure made the change that notified them: what
