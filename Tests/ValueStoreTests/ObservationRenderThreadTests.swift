@@ -42,6 +42,38 @@ import Testing
 }
 
 extension ObservationRenderThreadTests {
+  /// The same, with the view's thread reading another holder between renders, outside tracking,
+  /// as a thread that does more than render does: that read closes its bridge window, so a
+  /// bridge fired meanwhile by the writer is dropped, not kept. The next render could find such
+  /// a bridge still armed — the fire had decided to drop it and not yet done so — and record it:
+  /// it then waited on a bridge gone dead (lost in most runs of a user-style probe's stress
+  /// test). The read now sees the decision under way (`ObservationBridge.deciding`).
+  @Test(.timeLimit(.minutes(1)), arguments: 0..<(2 * ObservationBridgeTests.shapes.count))
+  func aViewThatReadsOtherHoldersBetweenRendersKeepsHearing(_ index: Int) {
+    let shape = ObservationBridgeTests.shapes[index % ObservationBridgeTests.shapes.count]
+    guard let read = shape.rootRead, shape.again == nil else { return }
+    let watchdog = Watchdog(#function)
+    defer { watchdog.finish() }
+    for run in 0..<20 {
+      watchdog.progress()
+      let root = ObservedRoot(BridgeState())
+      let view = RenderThread({ read(root) }, between: { _ = ObservedRoot(BridgeState()).child.count })
+      defer { view.stop() }
+      let written = DispatchSemaphore(value: 0)
+      Thread {
+        for _ in 0..<200 { root.mutate(shape.change) }
+        written.signal()
+      }.start()
+      written.wait()
+      let before = view.settledCalls()
+      root.mutate(shape.change)
+      if !view.waitForCall(after: before) {
+        Issue.record("lost for good: \(shape.name), run \(run)")
+        return
+      }
+    }
+  }
+
   /// A bridge fired by another thread while the view's thread may still be rendering is kept, so
   /// that a render that recorded it hears the next change. Kept for as long as that thread's
   /// bridge window stayed open — which, on a thread that only renders, is for good — the bridges
@@ -74,7 +106,8 @@ private final class RenderThread: @unchecked Sendable {
   private var renders = 0
   private var stopped = false
 
-  init(_ read: @escaping @Sendable () -> Void) {
+  /// `between`: what the thread does after each render, before it waits for the next call.
+  init(_ read: @escaping @Sendable () -> Void, between: @escaping @Sendable () -> Void = {}) {
     Thread { [self] in
       while true {
         condition.lock()
@@ -86,6 +119,7 @@ private final class RenderThread: @unchecked Sendable {
           condition.broadcast()
           condition.unlock()
         }
+        between()
         condition.lock()
         renders += 1
         condition.broadcast()

@@ -83,6 +83,14 @@ final class ObservationBridge: Observable, @unchecked Sendable {
   /// encloses it and takes its reads (Observation merges a nested scope's); one that ended has
   /// subscribed and hears the next fire. Cleared by a read of this bridge again.
   let isSuperseded = Atomic<Bool>(false)
+  /// Fires on other threads deciding whether it stays armed (`Observer.staysArmed`), from before
+  /// they look at the arming thread's window to after they closed it or kept it. A read on the
+  /// arming thread reuses the bridge only when none is: one deciding to drop it found the
+  /// window closed, and the read (its window open since) might otherwise record a bridge about
+  /// to go dead — its scope then waits on it for good. Each side writes its own flag, then reads
+  /// the other's (sequentially consistent), so at least one sees the other: the fire keeps the
+  /// bridge, or the read arms a new one.
+  let deciding = Atomic<Int>(0)
   /// The bridge window of the thread that armed this bridge (the cache is per thread).
   let armedBy: BridgeWindowFlag
   /// The one-shot observer of the field while armed. Guarded by ``registry``. Strong, and so a
@@ -220,6 +228,7 @@ extension ThreadContext {
   @inline(never)
   func dropDeadBridges() {
     if !setAside.isEmpty { setAside = [] }
+    if !displaced.isEmpty { dropDisplacedBridges() }
     guard window.deadBridges.load(ordering: .relaxed) != 0 else { return }
     withRegistry { garbage in
       window.deadBridges.store(0, ordering: .relaxed)
@@ -233,6 +242,21 @@ extension ThreadContext {
       }
     }
     if let last = lastBridge, bridges[last.key] !== last { lastBridge = nil }
+  }
+
+  /// Lets go of the bridges displaced from the cache while a fire decided whether they stay
+  /// armed (`ObservationBridge.deciding`) once they no longer are, or their value died.
+  func dropDisplacedBridges() {
+    withRegistry { garbage in
+      displaced.removeAll { bridge in
+        guard let observer = bridge.observer, observer.isActive, !observer.extents.isEmpty else {
+          bridge.letGoOfObserver(&garbage)
+          garbage.append(bridge)
+          return true
+        }
+        return false
+      }
+    }
   }
 
   /// Hides the reads that follow from an Observation scope open on this thread now, if any — not
@@ -249,7 +273,8 @@ extension ThreadContext {
     unaskedReads = 0
     guard !bridgeWindow, !bridgeHidden else { return }
     bridgeWindow = true
-    window.isOpen.store(true, ordering: .relaxed)
+    // Before any read of a bridge's `deciding` (see there).
+    window.isOpen.store(true, ordering: .sequentiallyConsistent)
     openTrackingScopes.add(1, ordering: .relaxed)
   }
 
@@ -296,20 +321,29 @@ extension Extent {
     let last = context.lastBridge
     let cached = last.flatMap { $0.key == cacheKey ? $0 : nil } ?? context.bridges[cacheKey]
     if let bridge = cached, bridge.isArmed.load(ordering: .relaxed) {
-      if bridge.isSuperseded.load(ordering: .relaxed) { bridge.isSuperseded.store(false, ordering: .relaxed) }
-      context.lastBridge = bridge
-      // Whether Apple still tracks is asked now and then, as for a store's armed fields.
-      if !bridge.access(context, asks: context.asksObservation(leaf: true)) { context.observationStoppedTracking() }
-      return
+      if bridge.isSuperseded.load(ordering: .relaxed) { bridge.isSuperseded.store(false, ordering: .sequentiallyConsistent) }
+      if bridge.deciding.load(ordering: .sequentiallyConsistent) == 0, bridge.isArmed.load(ordering: .relaxed) {
+        context.lastBridge = bridge
+        // Whether Apple still tracks is asked now and then, as for a store's armed fields.
+        if !bridge.access(context, asks: context.asksObservation(leaf: true)) { context.observationStoppedTracking() }
+        return
+      }
     }
-    // Not armed here yet. The bridge itself asks whether Apple still tracks (no global probe, see
-    // `TrackingProbe`): accessed first, armed only if Apple recorded it. A window left open after
-    // its closure ended costs one bridge made for nothing, then closes.
-    let reusable = cached.flatMap { $0.isFiring.load(ordering: .relaxed) ? nil : $0 }
+    // Not armed here yet, or a fire elsewhere is deciding whether it stays armed (`deciding`). The
+    // bridge itself asks whether Apple still tracks (no global probe, see `TrackingProbe`):
+    // accessed first, armed only if Apple recorded it. A window left open after its closure ended
+    // costs one bridge made for nothing, then closes.
+    let reusable = cached.flatMap { bridge in
+      bridge.isFiring.load(ordering: .relaxed) || bridge.isArmed.load(ordering: .relaxed) ? nil : bridge
+    }
     let bridge = reusable ?? ObservationBridge(cacheKey, armedBy: context.window)
     guard bridge.access(context) else { return context.observationStoppedTracking() }
     bridge.arm(self, key, keyPath, anchored: anchored)
-    if reusable == nil { context.cacheBridge(bridge, for: cacheKey) }
+    if reusable == nil {
+      // One still armed may be kept by the fire deciding: the thread lets go of it later.
+      if let displaced = cached, displaced.isArmed.load(ordering: .relaxed) { context.displaced.append(displaced) }
+      context.cacheBridge(bridge, for: cacheKey)
+    }
     context.lastBridge = bridge
   }
 }

@@ -46,15 +46,23 @@ final class Observer: @unchecked Sendable {
 
   /// Whether this bridge, firing now on `context`'s thread, stays registered (see `closed`).
   /// `tracksHere` caches the probe for a batch.
+  /// A window bridge counts the decision as under way (`ObservationBridge.deciding`) until
+  /// `decided()`.
   func staysArmed(firingOn context: ThreadContext, _ tracksHere: inout Bool?) -> Bool {
     guard closed != nil else { return false }
     if let keeps, keeps() { return true }
     if let bridge = windowBridge {
-      if bridge.isSuperseded.load(ordering: .relaxed) { return false }
-      if bridge.armedBy !== context.window { return bridge.armedBy.isOpen.load(ordering: .relaxed) }
+      bridge.deciding.add(1, ordering: .sequentiallyConsistent)
+      if bridge.isSuperseded.load(ordering: .sequentiallyConsistent) { return false }
+      if bridge.armedBy !== context.window { return bridge.armedBy.isOpen.load(ordering: .sequentiallyConsistent) }
     }
     if tracksHere == nil { tracksHere = context.observationTracksHere() }
     return tracksHere!
+  }
+
+  /// The decision `staysArmed` started is carried out (the bridge closed or kept).
+  func decided() {
+    windowBridge?.deciding.subtract(1, ordering: .sequentiallyConsistent)
   }
 
   /// Lists `extent` (if new) and counts one more registration on it. Requires the registry lock.
@@ -212,8 +220,9 @@ func fire(_ deliveries: [Delivery]) {
       if !keep { observer.deactivate(&garbage) }
       return true
     }
+    if fresh { observer.closed?(keep) }
+    if observer.closed != nil { observer.decided() }
     guard fresh else { return }
-    observer.closed?(keep)
     observer.onChange(ObservationChange(keyPaths: delivery.keyPath.map { [$0] } ?? []))
     return
   }
@@ -250,6 +259,7 @@ func fire(_ deliveries: [Delivery]) {
     }
   }
   for (offset, observer) in order.enumerated() where fresh[offset] { observer.closed?(keeps[offset]) }
+  if context != nil { for observer in order where observer.closed != nil { observer.decided() } }
   for (offset, observer) in order.enumerated() where fresh[offset] {
     observer.onChange(ObservationChange(keyPaths: keyPaths[offset]))
   }

@@ -65,6 +65,9 @@ final class ThreadContext {
   var bridgesPruneAt = 64
   /// Bridges a prune dropped while an Observation scope may have run here (see `pruneBridges`).
   var setAside: [ObservationBridge] = []
+  /// Bridges replaced in the cache while still armed (`ObservationBridge.deciding`), until they
+  /// fire or their value dies (`dropDisplacedBridges`).
+  var displaced: [ObservationBridge] = []
   /// The bridge used last: a field read many times in a row skips the cache lookup.
   @exclusivity(unchecked) var lastBridge: ObservationBridge?
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
@@ -76,9 +79,9 @@ final class ThreadContext {
   /// The thread exits: its cached bridges let go of their observers (a cycle each), so that those
   /// whose value is gone go, with the Observation scopes subscribed to them.
   deinit {
-    let cached = bridges
+    let cached = Array(bridges.values) + displaced
     withRegistry { garbage in
-      for bridge in cached.values { bridge.letGoOfObserver(&garbage) }
+      for bridge in cached { bridge.letGoOfObserver(&garbage) }
     }
   }
 
