@@ -48,6 +48,8 @@ enum OwnPlace: String, CaseIterable, Sendable {
   case kept
   /// An `ObservedRoot` the view reads and mutates.
   case root
+  /// A `Store` the view reads and sends to.
+  case store
 }
 
 /// Observation's own model, holding the state whole: the shapes read and change one field, so
@@ -63,6 +65,7 @@ enum OwnPlace: String, CaseIterable, Sendable {
     let trigger = ObservedRoot(BridgeState())
     let appleTrigger = OwnModel()
     let root = ObservedRoot(BridgeState())
+    let store = MainActor.assumeIsolated { Store(initialState: BridgeState(), reducer: BridgeFeature()) }
     let model = OwnModel()
     var kept = BridgeState()
     var fires = 0
@@ -92,6 +95,11 @@ enum OwnPlace: String, CaseIterable, Sendable {
       case .root:
         root.read { shape.read($0) }
         root.mutate { shape.change(&$0) }
+      case .store:
+        MainActor.assumeIsolated {
+          store.withState { shape.read($0) }
+          store.send(.edit(shape.change))
+        }
       }
     }
 
@@ -129,7 +137,7 @@ enum OwnPlace: String, CaseIterable, Sendable {
     return fires
   }
 
-  @Test(.timeLimit(.minutes(1)), arguments: OwnChange.all, OwnPlace.allCases)
+  @MainActor @Test(.timeLimit(.minutes(1)), arguments: OwnChange.all, OwnPlace.allCases)
   func aViewHearsItsOwnChangeAsObservationWould(_ shape: OwnChange, _ place: OwnPlace) {
     for rearms in [false, true] {
       // Past the cap (a loop), the counts tell only how deep the loop nested.
@@ -140,7 +148,7 @@ enum OwnPlace: String, CaseIterable, Sendable {
   }
 
   /// The shape the probe found: a value of the closure's own never fires it.
-  @Test(.timeLimit(.minutes(1)), arguments: OwnChange.all)
+  @MainActor @Test(.timeLimit(.minutes(1)), arguments: OwnChange.all)
   func aLocalValueReadAndChangedNeverFiresItsClosure(_ shape: OwnChange) {
     #expect(Self.fires(shape, .local, rearms: true, apple: false) == [0, 1, 2])
   }
