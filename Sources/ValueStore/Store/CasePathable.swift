@@ -9,7 +9,40 @@
 /// destination[case: Destination.edit]?.title     // the payload, or nil
 /// destination.modify(Destination.edit) { $0.title = "Milk" }   // in a test's expectation
 /// ```
-public protocol CasePathable {}
+///
+/// It also makes the enum ``ObservationIdentifiable``, observed as an enum that does not conform is
+/// (by case, and by its observable payload, see the protocol): so an enum can be the whole state
+/// of a ``Store``, a `TestStore` or an ``ObservedRoot``, as TCA's `@Reducer enum` states are.
+///
+/// ```swift
+/// enum AppFeature: Reducer {
+///   enum State: Equatable, CasePathable { case login(Login.State), main(Main.State) }
+///   …
+/// }
+/// let store = Store(initialState: AppFeature.State.login(Login.State())) { AppFeature() }
+/// ```
+public protocol CasePathable: ObservationIdentifiable {}
+
+// `ObservationIdentifiable`, as `ObservationKind` observes an enum that does not conform: through
+// `ReflectedEnum` when a case carries observable state, by case alone otherwise.
+extension CasePathable {
+  public var observationIdentity: ObservationIdentity {
+    if let kind = Self.reflected { return kind._identity(of: self) }
+    guard EnumTag.isEnum(Self.self) else { return .opaque(tag: 0) }
+    return .caseIdentity(tag: EnumTag.tag(of: self), of: Self.self)
+  }
+
+  public mutating func _makeIdentityUnique() { Self.reflected?._makeIdentityUnique(&self) }
+
+  public func _adoptForks(owner: ObservationIdentity) { Self.reflected?._adoptForks(of: self, owner: owner) }
+
+  public func _anchor() { Self.reflected?._anchor(self) }
+
+  public mutating func _detach() { Self.reflected?._detach(&self) }
+
+  /// The enum's reflected kind, if a case carries observable state.
+  private static var reflected: (any ObservationIdentifiable.Type)? { ObservationKind.ofNonConforming(Self.self) }
+}
 
 extension CasePathable {
   /// Whether this value is the case `embed` constructs.
