@@ -272,17 +272,19 @@ extension Extent {
     return fork
   }
 
-  /// Records a write of `key` and notifies the observers registered for it (only the un-anchored
-  /// ones when `anchored` is false: the write happened on a copy, not in the holder).
+  /// Records a write of `key` and notifies the observers registered for it: all of them, or only
+  /// the `anchored` ones (a value left the holder: a copy still holding it is unchanged) or only
+  /// the un-anchored ones (the write happened on a copy, not in the holder).
   @usableFromInline @inline(never)
-  func didChange(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool = true) {
+  func didChange(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool? = nil) {
     let matched = withRegistry { garbage in
       if origin != nil {
         if !changes.contains(where: { $0.key == key }) { changes.append(Change(key: key, keyPath: keyPath)) }
         spliceLineage(&garbage)
       }
       let change = Change(key: key, keyPath: keyPath)
-      return anchored ? registrations.matching(change) : registrations.filter { !$0.anchored }.matching(change)
+      guard let anchored else { return registrations.matching(change) }
+      return registrations.filter { $0.anchored == anchored }.matching(change)
     }
     deliver(matched)
   }
@@ -417,11 +419,11 @@ extension Extent {
       takeRegistrations(from: found.ancestor)
       matched = registrations.matching(found.written)
     } else {
-      let copied = copyRegistrations(from: found.ancestor, anchored: holder ? nil : false)
+      let copied = copyRegistrations(from: found.ancestor, anchored: holder)
       if holder { found.ancestor.removeAnchoredRegistrations(&garbage) }
       matched = copied.matching(found.written)
     }
-    found.ancestor.moves.add(holder ? Extent.anchoredMove | Extent.unanchoredMove : Extent.unanchoredMove, ordering: .relaxed)
+    found.ancestor.moves.add(holder ? Extent.anchoredMove : Extent.unanchoredMove, ordering: .relaxed)
     // Only a read still being registered can arrive late: its scope or window is open meanwhile.
     if holder, openTrackingScopes.load(ordering: .relaxed) != 0 { follows(found.ancestor) }
     if holder, found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
@@ -446,11 +448,11 @@ extension Extent {
       matched += pending.child.adoptLocked(childFound, holder: holder, &garbage)
     }
     // After the children: an element that was edited (a fork waiting here for its observers) and
-    // then removed or replaced has its observers only now.
-    // Outside a holder the array is not the holder's: only the un-anchored readers hear it (B21).
+    // then removed or replaced has its observers only now: in a holder, those that read it through
+    // the holder (a copy still holding it is unchanged); outside one, the array is not the
+    // holder's, and only the un-anchored readers hear it (B21).
     for element in departed {
-      let readers = holder ? element.registrations.all : element.registrations.filter { !$0.anchored }
-      matched += readers.matching(Change.identity)
+      matched += element.registrations.filter { $0.anchored == holder }.matching(Change.identity)
     }
     return matched
   }
@@ -595,7 +597,7 @@ extension Extent {
       structure.departures.append(self)
       return true
     }
-    if bare || !deferred { didChange(.identity, nil, anchored: !bare) }
+    if bare || !deferred { didChange(.identity, nil, anchored: !bare) }  // a copy holding it is unchanged
   }
 
   /// Notifies every observer of this extent: the value it stood for was replaced.
@@ -603,10 +605,11 @@ extension Extent {
     deliver(withRegistry { _ in replacedLocked() })
   }
 
-  /// `replaced`, returning the deliveries. Requires the registry lock.
+  /// `replaced`, returning the deliveries: to the observers that read it through its holder (the
+  /// un-anchored ones read a copy, which still has the old value). Requires the registry lock.
   fileprivate func replacedLocked() -> [Delivery] {
-    moves.add(Extent.anchoredMove | Extent.unanchoredMove, ordering: .relaxed)
-    return registrations.filter(\.observer.isActive).map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
+    moves.add(Extent.anchoredMove, ordering: .relaxed)
+    return registrations.filter { $0.anchored && $0.observer.isActive }.map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
   }
 
   /// This root extent's handle, made on first use. Called only by the holder whose value this is.
@@ -635,10 +638,12 @@ final class RootHandle: @unchecked Sendable {  // guarded by `registry`
 
   /// The root was replaced: notifies every observer of the old one.
   func rootReplaced() {
-    let deliveries = withRegistry { _ -> [Delivery] in
+    let deliveries = withRegistry { garbage -> [Delivery] in
       if let extent = unmanagedExtent { return extent._withUnsafeGuaranteedRef { $0.replacedLocked() } }
-      defer { orphans = [] }  // each is kept by its delivery: none dies inside the lock
-      return orphans.map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
+      // None dies inside the lock: the anchored are kept by their deliveries, the others by garbage.
+      defer { orphans = [] }
+      garbage += orphans.map(\.observer)
+      return orphans.filter(\.anchored).map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
     }
     deliver(deliveries)
   }

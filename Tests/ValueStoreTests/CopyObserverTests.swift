@@ -1,0 +1,69 @@
+import Testing
+@testable import ValueStore
+
+// Copies never notify each other: a copy taken out of a holder and observed bare hears its own
+// changes, never the holder's. (Found by a user-style probe: a holder's write moved on to its own
+// fork every registration of the value it forked — also those of the copy, which still holds
+// that value — and a root replaced, or an element removed, notified the copy's readers too.)
+// Every way to take a copy × every read of it × every write of the holder (and of the copy).
+
+/// A read of a value, and what it saw.
+struct CopyRead: CustomTestStringConvertible, Sendable {
+  let name: String
+  let read: @Sendable (WriteState) -> String
+  var testDescription: String { name }
+
+  static let all: [CopyRead] = [
+    CopyRead(name: "count") { "\($0.count)" },
+    CopyRead(name: "child.count") { "\($0.child.count)" },
+    CopyRead(name: "outer.middle.child.count") { "\($0.outer.middle.child.count)" },
+    CopyRead(name: "optional?.count") { "\(String(describing: $0.optional?.count))" },
+    CopyRead(name: "mode payload") { state in
+      if case let .editing(child) = state.mode { return "\(child.count)" }
+      return "no payload"
+    },
+    CopyRead(name: "rows.count") { "\($0.rows.count)" },
+    CopyRead(name: "rows[id: 2]?.count") { "\(String(describing: $0.rows[id: 2]?.count))" },
+    CopyRead(name: "for row in rows") { $0.rows.map { "\($0.id):\($0.count):\($0.title)" }.joined() },
+    CopyRead(name: "plain.first?.count") { "\(String(describing: $0.plain.first?.count))" },
+    CopyRead(name: "stack[id: 1]?.count") { "\(String(describing: $0.stack[id: 1]?.count))" },
+  ]
+}
+
+@MainActor @Suite struct CopyObserverTests {
+  /// The ways to take a copy of a holder's value, outside tracking.
+  static let takes: [(name: String, take: @MainActor (ObservedRoot<WriteState>, Store<WriteState, WriteFeature.Action>) -> WriteState)] = [
+    ("root.currentValue", { root, _ in root.currentValue }),
+    ("root.read { $0 }", { root, _ in root.read { $0 } }),
+    ("store.currentState", { _, store in store.currentState }),
+    ("store.withState { $0 }", { _, store in store.withState { $0 } }),
+  ]
+
+  @Test(arguments: CopyRead.all)
+  func aCopyTakenOutOfAHolderHearsOnlyItsOwnChanges(_ read: CopyRead) {
+    for (takeName, take) in Self.takes {
+      for write in Write.all {
+        let root = ObservedRoot(WriteState())
+        let store = Store(initialState: WriteState(), reducer: WriteFeature())
+        var copy = take(root, store)
+        let seen = read.read(copy)
+        let recorder = tracking { _ = read.read(copy) }
+        root.mutate { write.apply(&$0) }
+        store.send(.apply(write))
+        #expect(recorder.count == 0, "\(takeName), holder: \(write.name)")
+        // The copy's own change is heard (a replacement by an equal value is a change too, S6).
+        write.apply(&copy)
+        if read.read(copy) != seen { #expect(recorder.count == 1, "\(takeName), copy: \(write.name)") }
+        #expect(recorder.count <= 1)
+      }
+    }
+  }
+}
+
+struct WriteFeature: Reducer {
+  enum Action: Sendable { case apply(Write) }
+  func reduce(into state: inout WriteState, action: Action) -> Effect<Action> {
+    if case let .apply(write) = action { write.apply(&state) }
+    return .none
+  }
+}
