@@ -1,13 +1,39 @@
 import ValueStore
 
 extension TestStore {
+  /// Checks the current state — including what received actions not asserted yet changed — against
+  /// the last asserted state changed by `updateStateToExpectedResult`, and takes it as asserted.
+  /// What a non-exhaustive test uses to check state without naming the actions that changed it.
+  ///
+  /// ```swift
+  /// store.exhaustivity = .off
+  /// await store.send(.refreshPulled)
+  /// await store.skipReceivedActions()
+  /// store.assert { $0.items = [1, 2] }
+  /// ```
+  public func assert(
+    _ updateStateToExpectedResult: (inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let actual = state
+    withoutActuallyEscaping(updateStateToExpectedResult) { update in
+      checkStateChange(from: assertedState, to: actual, update, at: site, expectsChange: false)
+    }
+    assertedState = actual
+  }
+
   /// Checks one action's state change: `updateStateToExpectedResult` applied to `before` must
   /// give `actual`. See ``Exhaustivity`` for what is checked when exhaustivity is off.
   func checkStateChange(
     from before: State,
     to actual: State,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
-    at site: CallSite
+    at site: CallSite,
+    expectsChange: Bool = true
   ) {
     var expected = before
     do {
@@ -16,7 +42,7 @@ extension TestStore {
       return site.reportFailure("Threw error: \(error)")
     }
     if expected == actual {
-      if updateStateToExpectedResult != nil, exhaustivity == .on, actual == before {
+      if expectsChange, updateStateToExpectedResult != nil, exhaustivity == .on, actual == before {
         site.reportFailure(
           "Expected state to change, but no change occurred. The trailing closure made no "
             + "observable modifications to state. If no change to state is expected, omit the "

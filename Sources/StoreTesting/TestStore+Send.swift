@@ -1,4 +1,4 @@
-import ValueStore
+@_spi(Testing) import ValueStore
 
 extension TestStore {
   /// Sends `action` and asserts how it changes the state.
@@ -44,6 +44,10 @@ extension TestStore {
   ) async -> TestStoreTask {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     lastStepSite = site
+    if isDismissed {
+      site.reportFailure("\(action) was sent after the feature dismissed itself; it was not sent.")
+      return TestStoreTask(task: .none, effects: effects, timeout: timeout)
+    }
     if !log.received.isEmpty {
       reportUnlessExhaustivityOff(at: site) {
         "Must handle \(counted(log.received.count, "received action")) before sending an action: …"

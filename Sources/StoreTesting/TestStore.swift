@@ -112,6 +112,15 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   /// The store's current state, including changes made by received actions not asserted yet.
   public var state: State { store.currentState }
 
+  /// Whether the feature dismissed itself (`.dismiss`, `send.dismiss()`), as it would dismiss the
+  /// presentation showing it. A test store shows no presentation; sending afterwards fails.
+  ///
+  /// ```swift
+  /// await store.send(.saveTapped)
+  /// #expect(store.isDismissed)
+  /// ```
+  public internal(set) var isDismissed = false
+
   let store: Store<State, TestAction<Action>>
   let log: ActionLog<State, Action>
   /// The state after the last action the test asserted or skipped: what the next assertion
@@ -203,6 +212,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
     self.log = log
     assertedState = initialState
     lastStepSite = site
+    store.rootDismissal = { [weak self] in self?.isDismissed = true }
   }
 
   // A plain `deinit`, not an `isolated deinit`: Swift clears task-local values in isolated

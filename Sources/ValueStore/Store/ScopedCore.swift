@@ -75,6 +75,11 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     set { base.effectExecutor = newValue }
   }
 
+  var dismissal: (@MainActor @Sendable () -> Void)? {
+    get { base.dismissal }
+    set { base.dismissal = newValue }
+  }
+
   var dependencies: DependencyValues {
     get { base.dependencies }
     set { base.dependencies = newValue }

@@ -148,6 +148,13 @@ public final class Store<State, Action: Sendable>: Observable {
     set { core.effectExecutor = newValue }
   }
 
+  /// What the root feature dismissing itself does (`.dismiss`, `send.dismiss()`); nil, the
+  /// default, reports it (the feature is not presented). `TestStore` records it (`isDismissed`).
+  @_spi(Testing) public var rootDismissal: (@MainActor @Sendable () -> Void)? {
+    get { core.dismissal }
+    set { core.dismissal = newValue }
+  }
+
   /// Whether the state this store shows still exists (false once a scoped-to element is removed).
   public var hasState: Bool { core.isPresent }
 

@@ -23,6 +23,8 @@ protocol StoreCore<State, Action>: AnyObject {
   var effectExecutor: (any TaskExecutor)? { get set }
   /// The root's dependencies.
   var dependencies: DependencyValues { get set }
+  /// What dismissing the root feature does: nil, it is not presented (a `TestStore` records it).
+  var dismissal: (@MainActor @Sendable () -> Void)? { get set }
 }
 
 extension StoreCore {
@@ -56,6 +58,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   let effects: EffectRunner<Action>
   /// The dependencies each action's reducer runs with, and its effects keep.
   var dependencies: DependencyValues
+  var dismissal: (@MainActor @Sendable () -> Void)?
   /// Actions sent while one is processed, each as the call that processes it. Closures, not
   /// `(Action, EffectGroup?)` pairs: `send` runs unspecialized (the store calls it through an
   /// existential), where every use of a tuple of a generic type asks the runtime for its metadata.
@@ -151,12 +154,13 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
 
   /// How effects send back: weakly, so running effects never keep the store alive.
   var sender: Send<Action> {
-    Send { [weak self] action in
+    let send: @MainActor @Sendable (Action) -> Void = { [weak self] action in
       guard let self else {
         return RuntimeWarning.report("An effect sent \(action) to a store that no longer exists; ignored.")
       }
       _ = self.send(action)
     }
+    return Send(send, dismissal: dismissal)
   }
 }
 

@@ -6,6 +6,9 @@
 public struct StoreTask: Sendable {
   let group: EffectGroup?
 
+  /// A task with no effects (an action that was not sent).
+  @_spi(Testing) public static var none: StoreTask { StoreTask(group: nil) }
+
   /// Waits until every effect started by the action (and by the actions it sent synchronously)
   /// has finished.
   public func finish() async {
