@@ -27,7 +27,8 @@ extension TestStore {
   }
 
   /// Checks one action's state change: `updateStateToExpectedResult` applied to `before` must
-  /// give `actual`. See ``Exhaustivity`` for what is checked when exhaustivity is off.
+  /// give `actual`; when exhaustivity is off and it does not, applied to `actual` it must leave it
+  /// unchanged (see ``Exhaustivity``). It runs with the feature's dependencies, as in TCA.
   func checkStateChange(
     from before: State,
     to actual: State,
@@ -35,42 +36,46 @@ extension TestStore {
     at site: CallSite,
     expectsChange: Bool = true
   ) {
-    var expected = before
-    do {
-      try updateStateToExpectedResult?(&expected)
-    } catch {
-      return site.reportFailure("Threw error: \(error)")
+    let dependencies = self.dependencies
+    func applied(to state: State) throws -> State {
+      var state = state
+      try DependencyValues.$current.withValue(dependencies) { try updateStateToExpectedResult?(&state) }
+      return state
     }
-    if expected == actual {
-      if expectsChange, updateStateToExpectedResult != nil, exhaustivity == .on, actual == before {
-        site.reportFailure(
-          "Expected state to change, but no change occurred. The trailing closure made no "
-            + "observable modifications to state. If no change to state is expected, omit the "
-            + "trailing closure."
-        )
+    guard exhaustivity != .on, updateStateToExpectedResult != nil else {
+      let expected: State
+      do { expected = try applied(to: before) } catch { return site.reportFailure("Threw error: \(error)") }
+      if expected == actual {
+        if expectsChange, updateStateToExpectedResult != nil, exhaustivity == .on, actual == before {
+          site.reportFailure(
+            "Expected state to change, but no change occurred. The trailing closure made no "
+              + "observable modifications to state. If no change to state is expected, omit the "
+              + "trailing closure."
+          )
+        }
+        return
       }
-      return
-    }
-    if exhaustivity != .on, let updateStateToExpectedResult {
-      // Only the fields the closure sets are checked: applied to the actual state, it must leave
-      // it unchanged.
-      var expectedGivenActual = actual
-      do {
-        try updateStateToExpectedResult(&expectedGivenActual)
-      } catch {
-        return site.reportFailure("Threw error: \(error)")
-      }
-      guard expectedGivenActual == actual else {
-        return site.reportFailure(stateMismatchMessage(expectedGivenActual, actual))
+      return reportUnlessExhaustivityOff(at: site) {
+        updateStateToExpectedResult == nil
+          ? differenceMessage(
+            "State was expected not to change, but it did:", expected, actual,
+            firstName: "Expected", secondName: "Actual")
+          : stateMismatchMessage(expected, actual)
       }
     }
-    reportUnlessExhaustivityOff(at: site) {
-      updateStateToExpectedResult == nil
-        ? differenceMessage(
-          "State was expected not to change, but it did:", expected, actual,
-          firstName: "Expected", secondName: "Actual")
-        : stateMismatchMessage(expected, actual)
+    // Relative changes (`$0.count += 1`) are checked from the state before the action; the
+    // closure's own expectations there are not failures (a closure that only checks the state
+    // after the action, `#expect($0.path.count == 1)`, fails there).
+    let expected = SkippedAssertion.expectingIssues { try applied(to: before) }
+    if expected == actual { return }
+    // Otherwise only the fields the closure sets are checked: applied to the actual state, it
+    // must leave it unchanged.
+    let expectedGivenActual: State
+    do { expectedGivenActual = try applied(to: actual) } catch { return site.reportFailure("Threw error: \(error)") }
+    guard expectedGivenActual == actual else {
+      return site.reportFailure(stateMismatchMessage(expectedGivenActual, actual))
     }
+    if let expected { reportUnlessExhaustivityOff(at: site) { stateMismatchMessage(expected, actual) } }
   }
 
   /// Reports a failure that only exhaustive tests have: when exhaustivity is off it is skipped,

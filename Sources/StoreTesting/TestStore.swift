@@ -138,7 +138,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   /// let store = TestStore(initialState: Counter(), reducer: CounterFeature())
   /// ```
   public convenience init<R: Reducer>(
-    initialState: State,
+    initialState: @autoclosure () -> State,
     reducer: R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
@@ -166,7 +166,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   /// Dependencies are in the test context: a dependency the test does not override has its key's
   /// `testValue`, and one whose key has none fails the test, naming it.
   public convenience init<R: Reducer<State, Action>>(
-    initialState: State,
+    initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
@@ -191,16 +191,19 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   }
 
   private init(
-    initialState: State, reducer: Reduce<State, Action>,
+    initialState: () -> State, reducer: Reduce<State, Action>,
     prepareDependencies: (inout DependencyValues) -> Void, site: CallSite
   ) {
+    var values = DependencyValues.current
+    values.context = .test
+    values.onUnimplemented = { message in site.reportFailure(message) }
+    values.onRuntimeWarning = { message in site.reportFailure(message) }
+    prepareDependencies(&values)
+    // Made with the test's dependencies, as TCA's is: a `uuid()` in an initializer gets the
+    // generator the feature gets.
+    let initialState = DependencyValues.$current.withValue(values, operation: initialState)
     let log = ActionLog<State, Action>(initialState: initialState, effects: EffectTracker())
-    store = Store(initialState: initialState, reducer: TestReducer(base: reducer, log: log)) { values in
-      values.context = .test
-      values.onUnimplemented = { message in site.reportFailure(message) }
-      values.onRuntimeWarning = { message in site.reportFailure(message) }
-      prepareDependencies(&values)
-    }
+    store = Store(initialState: initialState, reducer: TestReducer(base: reducer, log: log)) { [values] in $0 = values }
     store.effectExecutor = MainQueueExecutor.shared
     store.effectErrorHandler = { error in
       site.reportFailure(

@@ -1,3 +1,4 @@
+import Foundation
 import StoreTesting
 import Testing
 import ValueStore
@@ -71,5 +72,69 @@ import ValueStore
     }
     store.assert { _ in }  // taken as asserted by the call before
     await store.skipReceivedActions()
+  }
+}
+
+/// Found porting TCA's SyncUps: a test store's initial state is made with the test's dependencies;
+/// a root feature that dismisses itself cancels its effects; a non-exhaustive closure may check
+/// the state after the action.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct TestStoreAsInTCATests {
+  struct Attendees: ObservableState, Equatable, Sendable {
+    struct Fields: Equatable, Sendable { var ids: [UUID] = [] }
+    var _$fields = Observed(Fields())
+    init(_$fields: Observed<Fields>) { self._$fields = _$fields }
+    init() {
+      @Dependency(\.uuid) var uuid
+      _$fields = Observed(Fields(ids: [uuid()]))
+    }
+  }
+
+  struct AttendeesFeature: Reducer {
+    enum Action: Equatable, Sendable { case add }
+    @Dependency(\.uuid) var uuid
+    func reduce(into state: inout Attendees, action: Action) -> Effect<Action> {
+      state.ids.append(uuid())
+      return .none
+    }
+  }
+
+  @Test func theInitialStateIsMadeWithTheTestsDependencies() async {
+    let store = TestStore(initialState: Attendees()) { AttendeesFeature() } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    #expect(store.state.ids == [UUID(0)])
+    await store.send(.add) { $0.ids.append(UUID(1)) }
+  }
+
+  struct Recording: Reducer {
+    enum Action: Equatable, Sendable { case start, tick, stop }
+    func reduce(into state: inout Tally, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .run { send in
+          let never = AsyncStream<Never> { _ in }
+          for await _ in never {}  // runs until cancelled
+          await send(.tick)
+        }
+      case .tick: state.count += 1; return .none
+      case .stop: return .dismiss
+      }
+    }
+  }
+
+  @Test func aRootFeatureThatDismissesItselfCancelsItsEffects() async {
+    let store = TestStore(initialState: Tally()) { Recording() }
+    await store.send(.start)
+    await store.send(.stop)
+    #expect(store.isDismissed)
+    await store.finish()  // the running effect was cancelled: nothing left to wait for
+  }
+
+  @Test func aNonExhaustiveClosureMayCheckTheStateAfterTheAction() async {
+    let store = TestStore(initialState: Tally()) { TallyFeature() }
+    store.exhaustivity = .off
+    await store.send(.setCount(3))
+    await store.send(.increment) { #expect($0.count == 4) }
   }
 }

@@ -22,14 +22,25 @@ public struct UUIDGenerator: Sendable {
   /// 00000000-0000-0000-0000-000000000000, then …001, …002: each generator counts from zero.
   public static var incrementing: UUIDGenerator {
     let next = Atomic<UInt64>(0)
-    return UUIDGenerator {
-      let n = next.wrappingAdd(1, ordering: .relaxed).oldValue
-      return UUID(uuidString: "00000000-0000-0000-0000-" + String(format: "%012llx", n))!
-    }
+    return UUIDGenerator { UUID(Int(truncatingIfNeeded: next.wrappingAdd(1, ordering: .relaxed).oldValue)) }
   }
 
   /// Always `uuid`.
   public static func constant(_ uuid: UUID) -> UUIDGenerator { UUIDGenerator { uuid } }
+}
+
+extension UUID {
+  /// The UUID an ``UUIDGenerator/incrementing`` generator makes `intValue`-th, counting from 0, for
+  /// a test's expectations (TCA's `UUID(0)`).
+  ///
+  /// ```swift
+  /// UUID(0)   // 00000000-0000-0000-0000-000000000000
+  /// UUID(10)  // 00000000-0000-0000-0000-00000000000A
+  /// ```
+  public init(_ intValue: Int) {
+    precondition(intValue >= 0, "UUID(_:): \(intValue) is negative")
+    self.init(uuidString: "00000000-0000-0000-0000-" + String(format: "%012llx", UInt64(intValue)))!
+  }
 }
 
 private enum UUIDKey: DependencyKey {

@@ -72,6 +72,9 @@ final class EffectRunner<Action: Sendable> {
   /// Whether any effect is still running.
   var hasRunningEffects: Bool { !running.isEmpty }
 
+  /// Cancels every running effect.
+  func cancelAll() { running.cancelAll() }
+
   nonisolated deinit { running.cancelAll() }
 }
 

@@ -50,13 +50,16 @@ public final class Store<State, Action: Sendable>: Observable {
   nonisolated deinit { fieldBridges?.disarm() }
 
   /// A store running `reducer` on `initialState`, with the dependencies in force here changed by
-  /// `prepareDependencies`.
+  /// `prepareDependencies`. The initial state is made with those dependencies (a `uuid()` in an
+  /// initializer gets the store's generator), as in TCA.
   public convenience init<R: Reducer>(
-    initialState: State, reducer: R, withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
+    initialState: @autoclosure () -> State, reducer: R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) where R.State == State, R.Action == Action, State: ObservationIdentifiable {
     var dependencies = DependencyValues.current
     prepareDependencies(&dependencies)
-    let core = RootCore(state: initialState, reducer: reducer, dependencies: dependencies)
+    let state = dependencies.isDefault ? initialState() : DependencyValues.$current.withValue(dependencies, operation: initialState)
+    let core = RootCore(state: state, reducer: reducer, dependencies: dependencies)
     self.init(core: core, root: core.box)
   }
 
@@ -69,11 +72,11 @@ public final class Store<State, Action: Sendable>: Observable {
   /// }
   /// ```
   public convenience init<R: Reducer<State, Action>>(
-    initialState: State,
+    initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) where State: ObservationIdentifiable {
-    self.init(initialState: initialState, reducer: reducer(), withDependencies: prepareDependencies)
+    self.init(initialState: initialState(), reducer: reducer(), withDependencies: prepareDependencies)
   }
 
   /// The dependencies the store's reducer runs with (a root store's; a scoped store's root's).
@@ -148,8 +151,9 @@ public final class Store<State, Action: Sendable>: Observable {
     set { core.effectExecutor = newValue }
   }
 
-  /// What the root feature dismissing itself does (`.dismiss`, `send.dismiss()`); nil, the
-  /// default, reports it (the feature is not presented). `TestStore` records it (`isDismissed`).
+  /// What the root feature dismissing itself does (`.dismiss`, `send.dismiss()`), after its
+  /// effects are cancelled; nil, the default, reports it (the feature is not presented).
+  /// `TestStore` records it (`isDismissed`).
   @_spi(Testing) public var rootDismissal: (@MainActor @Sendable () -> Void)? {
     get { core.dismissal }
     set { core.dismissal = newValue }

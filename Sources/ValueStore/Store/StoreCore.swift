@@ -160,7 +160,13 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
       }
       _ = self.send(action)
     }
-    return Send(send, dismissal: dismissal)
+    guard let dismiss = dismissal else { return Send(send, dismissal: nil) }
+    // Dismissed, the root's effects are cancelled, as a presentation cancels its child's.
+    // Weakly: effect tasks hold their `Send`, and the runner holds its tasks.
+    return Send(send, dismissal: { @MainActor @Sendable [weak effects] in
+      effects?.cancelAll()
+      dismiss()
+    })
   }
 }
 
