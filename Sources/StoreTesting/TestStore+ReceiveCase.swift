@@ -1,6 +1,39 @@
-import ValueStore
+@_spi(Testing) import ValueStore
 
 extension TestStore {
+  /// Asserts that the store received the case `expected`, a case without payload, and how it
+  /// changed the state: for actions that are not `Equatable` (TCA's `receive(\.timerTicked)`).
+  ///
+  /// ```swift
+  /// await store.receive(.timerTicked) { $0.secondsElapsed = 1 }
+  /// ```
+  ///
+  /// A case with a payload can't be compared: receive it by its case, whatever its payload
+  /// (`receive(Action.loaded)`), or with a predicate; passing one here fails.
+  @_disfavoredOverload
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard _isCaseWithoutPayload(expected) else {
+      return site.reportFailure(
+        "receive(\(expected)): \(Action.self) is not Equatable, so a payload can't be compared. "
+          + "Receive the case whatever its payload (`receive(\(Action.self).caseName)`) or with a predicate.")
+    }
+    await receiveAction(
+      matching: { _isSameCase($0, expected) },
+      describedAs: { "\(expected)" },
+      mismatch: { Self.unexpectedActionMessage($0, expected: "\(expected)") },
+      timeout: timeout, updateStateToExpectedResult, at: site
+    )
+  }
+
   /// Asserts that the store received an action of the case `casePath` embeds, whatever its
   /// payload, and how it changed the state. For actions that are not `Equatable`, or whose payload
   /// the test can't predict; the case can be nested (``CasePath/appending(_:)``).

@@ -111,3 +111,35 @@ import ValueStore
     #expect("\(CasePath(ScreenFeature.Action.loader))" == "TestStoreCaseTests.ScreenFeature.Action.loader")
   }
 }
+
+/// A case without payload of an action that is not `Equatable`, received by itself (TCA's
+/// `receive(\.tick)`).
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct TestStoreReceiveCaseWithoutPayloadTests {
+  struct Ticker: Reducer {
+    enum Action: Sendable { case start, tick, failed(any Error) }
+    func reduce(into state: inout TestStoreCaseTests.Loader, action: Action) -> Effect<Action> {
+      switch action {
+      case .start: return .send(.tick)
+      case .tick: state.loads += 1; return .none
+      case .failed: return .none
+      }
+    }
+  }
+  struct Failure: Error {}
+
+  @Test func aCaseWithoutPayloadIsReceivedByItself() async {
+    let store = TestStore(initialState: TestStoreCaseTests.Loader()) { Ticker() }
+    await store.send(.start)
+    await store.receive(.tick) { $0.loads = 1 }
+  }
+
+  @Test func aCaseWithAPayloadCannotBeComparedAndFails() async {
+    let store = TestStore(initialState: TestStoreCaseTests.Loader()) { Ticker() }
+    await store.send(.start)
+    await withKnownIssue {
+      await store.receive(.failed(Failure()))
+    } matching: { $0.description.contains("not Equatable") }
+    await store.receive(.tick) { $0.loads = 1 }
+  }
+}

@@ -39,12 +39,19 @@ struct CopyRead: CustomTestStringConvertible, Sendable {
     ("store.withState { $0 }", { _, store in store.withState { $0 } }),
   ]
 
-  @Test(arguments: CopyRead.all)
-  func aCopyTakenOutOfAHolderHearsOnlyItsOwnChanges(_ read: CopyRead) {
+  /// With the holder read, tracked, before the copy is taken (as any app's holder is: a view
+  /// read it) or not. (Marked as the holder's for good by that read, the copy's own reads counted
+  /// as the holder's, and heard its changes; a holder's mark now lasts one tracking session.)
+  @Test(arguments: CopyRead.all, [false, true])
+  func aCopyTakenOutOfAHolderHearsOnlyItsOwnChanges(_ read: CopyRead, holderReadBefore: Bool) {
     for (takeName, take) in Self.takes {
       for write in Write.all {
         let root = ObservedRoot(WriteState())
         let store = Store(initialState: WriteState(), reducer: WriteFeature())
+        if holderReadBefore {
+          _ = tracking { root.read { _ = read.read($0) } }
+          _ = tracking { store.withState { _ = read.read($0) } }
+        }
         var copy = take(root, store)
         let seen = read.read(copy)
         let recorder = tracking { _ = read.read(copy) }

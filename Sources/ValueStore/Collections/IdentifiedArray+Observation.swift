@@ -73,7 +73,7 @@ extension IdentifiedArray {
       if _observableElements {
         if let extent = _identity(of: _elements[offset]).extent {
           // The element is read through the array: anchored if the array is (once recorded).
-          let arrayAnchored = _extent.isAnchored.load(ordering: .relaxed)
+          let arrayAnchored = _extent.isAnchoredHere
           if extent.recordAccess(.identity, nil, anchoredBy: arrayAnchored), arrayAnchored { extent.anchor() }
         } else {
           _extent.recordAccess(.element(_ids[offset]), ObservationChange.elements)

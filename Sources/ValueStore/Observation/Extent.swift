@@ -23,11 +23,13 @@ final class Extent: @unchecked Sendable {
   @usableFromInline let serial: UInt64
   /// Lock-free summary read on every write: zero means "nobody to tell, nothing to record".
   @usableFromInline let flags = Atomic<UInt8>(0)
-  /// Set once a tracked read reached this extent through a root holder: the value lives in a
-  /// holder, so reads of it belong to the holder's location even when made on a returned copy
-  /// (`root.child.count` reads `count` on a copy of `child`). Kept apart from `flags` so that it
-  /// never slows writes.
-  @usableFromInline let isAnchored = Atomic<Bool>(false)
+  /// The tracking session (`ThreadContext.anchorSession`) in which a tracked read last reached
+  /// this extent through a root holder; 0 if none did. Reads of it in that session belong to the
+  /// holder's location even when made on a returned copy (`root.child.count` reads `count` on a
+  /// copy of `child`). Per session, not for good: a copy taken out of the holder and read in
+  /// another session is a copy of its own, and the holder's changes never reach its readers.
+  /// Kept apart from `flags` so that it never slows writes.
+  @usableFromInline let anchoredIn = Atomic<UInt64>(0)
   /// Counts the times this extent's registrations were carried to another extent: the low half
   /// when a holder moved its anchored ones (the location moved on), the high half when un-anchored
   /// ones were copied (a bare fork, any adoption). A tracked read remembers it; a registration that
@@ -426,7 +428,9 @@ extension Extent {
     found.ancestor.moves.add(holder ? Extent.anchoredMove : Extent.unanchoredMove, ordering: .relaxed)
     // Only a read still being registered can arrive late: its scope or window is open meanwhile.
     if holder, openTrackingScopes.load(ordering: .relaxed) != 0 { follows(found.ancestor) }
-    if holder, found.ancestor.isAnchored.load(ordering: .relaxed) { anchor() }
+    if holder, case let session = found.ancestor.anchoredIn.load(ordering: .relaxed), session != 0 {
+      anchoredIn.store(session, ordering: .relaxed)
+    }
     var waiting: [PendingAdoption] = []
     var departed: [Extent] = []
     // Oldest node first: a slot forked twice along the lineage (a copy edited, then the value

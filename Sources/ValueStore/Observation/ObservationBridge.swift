@@ -273,6 +273,7 @@ extension ThreadContext {
     unaskedReads = 0
     guard !bridgeWindow, !bridgeHidden else { return }
     bridgeWindow = true
+    if openScopes.isEmpty { anchorSession = nextAnchorSession() }
     // Before any read of a bridge's `deciding` (see there).
     window.isOpen.store(true, ordering: .sequentiallyConsistent)
     openTrackingScopes.add(1, ordering: .relaxed)
@@ -295,6 +296,7 @@ extension ThreadContext {
   func closeBridgeWindow() {
     guard bridgeWindow else { return }
     bridgeWindow = false
+    if openScopes.isEmpty { anchorSession = 0 }
     window.isOpen.store(false, ordering: .relaxed)
     openTrackingScopes.subtract(1, ordering: .relaxed)
   }

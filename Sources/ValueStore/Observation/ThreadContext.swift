@@ -38,6 +38,10 @@ final class ThreadContext {
   /// Greater than zero while an ``ObservedRoot`` read accessor runs: accesses recorded then are
   /// anchored (they belong to the holder's location, never to a bare copy).
   @exclusivity(unchecked) @usableFromInline var anchorDepth = 0
+  /// The tracking session open on this thread: a number the outermost of our scopes, or a bridge
+  /// window opened outside them, takes anew (`nextAnchorSession`); 0 when none is open. Values a
+  /// holder's tracked read reaches are marked with it (`Extent.anchoredIn`).
+  @exclusivity(unchecked) var anchorSession: UInt64 = 0
   /// Set by `TrackingDetector` when Apple's Observation records a key path on this thread.
   @exclusivity(unchecked) var appleTrackingSeen = false
   /// Reads on this thread are also bridged to Apple's Observation (see ObservationBridge.swift).
@@ -130,6 +134,14 @@ private let threadContextKey: pthread_key_t = {
   return key
 }()
 #endif
+
+/// The last tracking session number given (`ThreadContext.anchorSession`).
+private let anchorSessions = Atomic<UInt64>(0)
+
+/// A tracking session number no session had.
+func nextAnchorSession() -> UInt64 {
+  anchorSessions.wrappingAdd(1, ordering: .relaxed).newValue
+}
 
 /// Number of `withTracking` scopes open on all threads. Reads test it before touching the
 /// thread-local, so an untracked read costs one relaxed load.

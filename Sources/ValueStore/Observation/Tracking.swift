@@ -153,7 +153,7 @@ extension Extent {
     on context: ThreadContext
   ) -> Bool {
     guard context.isRecording else { return false }
-    let anchored = holder || context.anchorDepth > 0 || isAnchored.load(ordering: .relaxed)
+    let anchored = holder || context.anchorDepth > 0 || isAnchored(in: context)
     context.scope?.record(self, key, keyPath, anchored: anchored)
     if bridging, context.bridgeWindow {
       bridgeAccess(key, keyPath, anchored: anchored, context)
@@ -162,11 +162,26 @@ extension Extent {
     return anchored
   }
 
-  /// Marks this extent as living in a holder (see `isAnchored`).
+  /// Marks this extent as living in a holder for this thread's tracking session (see `anchoredIn`).
   @usableFromInline
   func anchor() {
-    if !isAnchored.load(ordering: .relaxed) { isAnchored.store(true, ordering: .relaxed) }
+    ThreadContext.withCurrent { anchor(in: $0) }
   }
+
+  func anchor(in context: ThreadContext) {
+    let session = context.anchorSession
+    if anchoredIn.load(ordering: .relaxed) != session { anchoredIn.store(session, ordering: .relaxed) }
+  }
+
+  /// Whether a read of this extent in `context`'s session belongs to a holder (see `anchoredIn`).
+  func isAnchored(in context: ThreadContext) -> Bool {
+    let session = context.anchorSession
+    return session != 0 && anchoredIn.load(ordering: .relaxed) == session
+  }
+
+  /// `isAnchored(in:)` on this thread.
+  @usableFromInline
+  var isAnchoredHere: Bool { ThreadContext.withCurrent { isAnchored(in: $0) } }
 }
 
 /// Runs `apply`, recording the fields it reads; the first later change of any of them calls
@@ -206,10 +221,16 @@ func track<T, E: Error>(
   let scope = context.spareScopes.popLast() ?? TrackingScope()
   (scope.outer, scope.onChange) = (outer, onChange)
   scope.openedAt = locationMoves.load(ordering: .relaxed)
+  // The outermost scope starts a session: what reads in it anchor belongs to the holder in it
+  // alone (`Extent.anchoredIn`).
+  let session = context.anchorSession
+  if context.openScopes.isEmpty { context.anchorSession = nextAnchorSession() }
   context.scope = scope
   context.openScopes.append(scope)
   openTrackingScopes.add(1, ordering: .relaxed)
   defer {
+    // A bridge window opened inside keeps the session (it had none of its own).
+    if session != 0 || !context.bridgeWindow { context.anchorSession = session }
     openTrackingScopes.subtract(1, ordering: .relaxed)
     context.openScopes.removeLast()
     context.scope = outer

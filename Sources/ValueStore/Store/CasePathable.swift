@@ -72,3 +72,15 @@ extension CasePathable {
     try CasePath(embed).modify(&self, body)
   }
 }
+
+/// Whether `value` is an enum value in a case without payload (`TestStore.receive(.tick)` of
+/// actions that are not `Equatable`).
+@_spi(Testing) public func _isCaseWithoutPayload<T>(_ value: T) -> Bool {
+  guard EnumTag.isEnum(T.self) else { return false }
+  return EnumPayload.caseInfo(T.self, tag: EnumTag.tag(of: value))?.isPayloadCase == false
+}
+
+/// Whether two enum values are in the same case. Precondition: `T` is an enum.
+@_spi(Testing) public func _isSameCase<T>(_ a: T, _ b: T) -> Bool {
+  EnumTag.tag(of: a) == EnumTag.tag(of: b)
+}
