@@ -196,8 +196,10 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
     context.bridgeHidden = hidden
   }
   let before = value.observationIdentity
-  // An identity that does not describe its value (a plain enum payload) is compared by value.
-  let old = before.isOpaque && Value.self is any Equatable.Type ? value : nil
+  // An identity that does not describe its value (a plain enum payload) is compared by value,
+  // with a copy of the old one. A closure, not a `Value?`: in this generic code a local of that
+  // type costs a metadata lookup on every mutation (≈ a tenth of a send), opaque or not.
+  let isUnchanged = before.isOpaque ? unchanged(from: value) : nil
   context.holderDepth += 1
   // No strong reference to the root's extent may live across `body`: it would make the root look
   // shared, and every mutation would fork it.
@@ -211,7 +213,7 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
     // fork to adopt).
     defer {
       context.holderDepth -= 1
-      reconcileRoot(&value, slot, before: before, old: old, handle: nil, context)
+      reconcileRoot(&value, slot, before: before, isUnchanged: isUnchanged, handle: nil, context)
     }
     return try body(&value)
   }
@@ -219,18 +221,24 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   let handle = before.extent!.makeRootHandle()
   defer {
     context.holderDepth -= 1
-    reconcileRoot(&value, slot, before: before, old: old, handle: handle, context)
+    reconcileRoot(&value, slot, before: before, isUnchanged: isUnchanged, handle: handle, context)
   }
   return try body(&value)
 }
 
+/// Whether a value equals `old` (nil: it cannot tell, `Value` is not `Equatable`).
+private func unchanged<Value>(from old: Value) -> ((Value) -> Bool)? {
+  guard Value.self is any Equatable.Type else { return nil }
+  return { FieldKind<Value>.isEqual(old, $0) == true }
+}
+
 private func reconcileRoot<Value: ObservationIdentifiable>(
-  _ value: inout Value, _ slot: RootSlot, before: ObservationIdentity, old: Value?, handle: RootHandle?,
-  _ context: ThreadContext
+  _ value: inout Value, _ slot: RootSlot, before: ObservationIdentity, isUnchanged: ((Value) -> Bool)?,
+  handle: RootHandle?, _ context: ThreadContext
 ) {
   let after = value.observationIdentity
   if after == before { return }
-  if let old, FieldKind<Value>.isEqual(old, value) == true { return }
+  if let isUnchanged, isUnchanged(value) { return }
   context.holderDepth += 1
   defer { context.holderDepth -= 1 }
   if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,

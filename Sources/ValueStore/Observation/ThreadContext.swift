@@ -22,13 +22,13 @@ final class ThreadContext {
   var scopeWhileFiring: TrackingScope?
   /// Every open tracking scope on this thread, outermost first, including those `untracked` or a
   /// firing observer set aside (see `registerPendingReads`).
-  var openScopes: [TrackingScope] = []
+  @exclusivity(unchecked) var openScopes: [TrackingScope] = []
   /// Finished scopes kept for reuse (one per nesting level ever reached).
   var spareScopes: [TrackingScope] = []
   /// Nesting depth of open transactions (`withTransaction`, holder mutations); 0 when none.
   @exclusivity(unchecked) var transactionDepth = 0
   /// Notifications held back until the outermost transaction ends. Reused: one buffer per thread.
-  var pending: [Delivery] = []
+  @exclusivity(unchecked) var pending: [Delivery] = []
   /// True while `drainPending` runs observers on this thread: deliveries made meanwhile wait for
   /// its next round instead of nesting.
   @exclusivity(unchecked) var isFiring = false

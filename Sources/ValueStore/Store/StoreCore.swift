@@ -57,13 +57,15 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   let reducer: R
   let effects: EffectRunner<Action>
   /// The dependencies each action's reducer runs with, and its effects keep.
-  var dependencies: DependencyValues
+  @exclusivity(unchecked) var dependencies: DependencyValues
   var dismissal: (@MainActor @Sendable () -> Void)?
   /// Actions sent while one is processed, each as the call that processes it. Closures, not
   /// `(Action, EffectGroup?)` pairs: `send` runs unspecialized (the store calls it through an
   /// existential), where every use of a tuple of a generic type asks the runtime for its metadata.
-  private var queue: [() -> Void] = []
-  private var isSending = false
+  // Unchecked exclusivity: the main actor serialises every access, none is held across a call,
+  // and the dynamic checks were a sixth of a send.
+  @exclusivity(unchecked) private var queue: [() -> Void] = []
+  @exclusivity(unchecked) private var isSending = false
 
   init(state: State, reducer: R, dependencies: DependencyValues) {
     box = StateBox(state)
