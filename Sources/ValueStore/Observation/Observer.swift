@@ -45,14 +45,13 @@ final class Observer: @unchecked Sendable {
   }
 
   /// Whether this bridge, firing now on `context`'s thread, stays registered (see `closed`).
-  /// `tracksHere` caches the probe for a batch.
-  /// A window bridge counts the decision as under way (`ObservationBridge.deciding`) until
-  /// `decided()`.
+  /// `tracksHere` caches the probe for a batch. A window bridge counts the decision as under way
+  /// (`ObservationBridge.deciding`) until `decided()`, which every call on a bridge is followed by.
   func staysArmed(firingOn context: ThreadContext, _ tracksHere: inout Bool?) -> Bool {
     guard closed != nil else { return false }
+    windowBridge?.deciding.add(1, ordering: .sequentiallyConsistent)
     if let keeps, keeps() { return true }
     if let bridge = windowBridge {
-      bridge.deciding.add(1, ordering: .sequentiallyConsistent)
       if bridge.isSuperseded.load(ordering: .sequentiallyConsistent) { return false }
       if bridge.armedBy !== context.window { return bridge.armedBy.isOpen.load(ordering: .sequentiallyConsistent) }
     }
