@@ -23,12 +23,15 @@ final class Extent: @unchecked Sendable {
   @usableFromInline let serial: UInt64
   /// Lock-free summary read on every write: zero means "nobody to tell, nothing to record".
   @usableFromInline let flags = Atomic<UInt8>(0)
-  /// The tracking session (`ThreadContext.anchorSession`) in which a tracked read last reached
-  /// this extent through a root holder; 0 if none did. Reads of it in that session belong to the
-  /// holder's location even when made on a returned copy (`root.child.count` reads `count` on a
-  /// copy of `child`). Per session, not for good: a copy taken out of the holder and read in
-  /// another session is a copy of its own, and the holder's changes never reach its readers.
-  /// Kept apart from `flags` so that it never slows writes.
+  /// The latest tracking session (`ThreadContext.anchorSession`; numbered in the order they
+  /// begin, on all threads) in which a tracked read reached this extent through a root holder; 0
+  /// if none did. A read of it in a session that began no later belongs to the holder's location
+  /// even when made on a returned copy (`root.child.count` reads `count` on a copy of `child`).
+  /// Not for good: a copy taken out of the holder and read in a session begun after the last
+  /// holder read is a copy of its own, and the holder's changes never reach its readers. The
+  /// latest, not the last: another thread's older session marking it must not un-mark it for
+  /// a session that read it through the holder since (a lost read). Kept apart from `flags` so
+  /// that it never slows writes.
   @usableFromInline let anchoredIn = Atomic<UInt64>(0)
   /// Counts the times this extent's registrations were carried to another extent: the low half
   /// when a holder moved its anchored ones (the location moved on), the high half when un-anchored
@@ -428,8 +431,10 @@ extension Extent {
     found.ancestor.moves.add(holder ? Extent.anchoredMove : Extent.unanchoredMove, ordering: .relaxed)
     // Only a read still being registered can arrive late: its scope or window is open meanwhile.
     if holder, openTrackingScopes.load(ordering: .relaxed) != 0 { follows(found.ancestor) }
-    if holder, case let session = found.ancestor.anchoredIn.load(ordering: .relaxed), session != 0 {
-      anchoredIn.store(session, ordering: .relaxed)
+    if holder, case let session = found.ancestor.anchoredIn.load(ordering: .relaxed),
+      session > anchoredIn.load(ordering: .relaxed)
+    {
+      anchoredIn.store(session, ordering: .relaxed)  // a fork no other thread has yet
     }
     var waiting: [PendingAdoption] = []
     var departed: [Extent] = []

@@ -170,13 +170,19 @@ extension Extent {
 
   func anchor(in context: ThreadContext) {
     let session = context.anchorSession
-    if anchoredIn.load(ordering: .relaxed) != session { anchoredIn.store(session, ordering: .relaxed) }
+    var marked = anchoredIn.load(ordering: .relaxed)
+    while marked < session {
+      let (done, found) = anchoredIn.compareExchange(expected: marked, desired: session, ordering: .relaxed)
+      if done { return }
+      marked = found
+    }
   }
 
-  /// Whether a read of this extent in `context`'s session belongs to a holder (see `anchoredIn`).
+  /// Whether a read of this extent in `context`'s session belongs to a holder (see `anchoredIn`):
+  /// a holder's read marked it since the session began.
   func isAnchored(in context: ThreadContext) -> Bool {
     let session = context.anchorSession
-    return session != 0 && anchoredIn.load(ordering: .relaxed) == session
+    return session != 0 && anchoredIn.load(ordering: .relaxed) >= session
   }
 
   /// `isAnchored(in:)` on this thread.
@@ -221,10 +227,13 @@ func track<T, E: Error>(
   let scope = context.spareScopes.popLast() ?? TrackingScope()
   (scope.outer, scope.onChange) = (outer, onChange)
   scope.openedAt = locationMoves.load(ordering: .relaxed)
-  // The outermost scope starts a session: what reads in it anchor belongs to the holder in it
-  // alone (`Extent.anchoredIn`).
+  // The outermost scope starts a session (`Extent.anchoredIn`), unless it runs inside an
+  // Observation closure, whose session it shares (a value taken there is read here). Asked, as a
+  // bridge window may have outlived the closure that opened it.
   let session = context.anchorSession
-  if context.openScopes.isEmpty { context.anchorSession = nextAnchorSession() }
+  if context.openScopes.isEmpty, !context.bridgeWindow || !context.observationTracksHere() {
+    context.anchorSession = nextAnchorSession()
+  }
   context.scope = scope
   context.openScopes.append(scope)
   openTrackingScopes.add(1, ordering: .relaxed)
