@@ -161,7 +161,14 @@ struct GreetingFeature: Reducer {
       $0.uuid = .incrementing
     }
     await store.send(.makeID) { $0.id = UUID(uuidString: "00000000-0000-0000-0000-000000000000") }
-    await store.send(.makeID) { $0.id = UUID(uuidString: "00000000-0000-0000-0000-000000000001") }
+    await store.send(.makeID) { $0.id = UUID(1) }
+    #expect(UUID(10).uuidString == "00000000-0000-0000-0000-00000000000A")
+    withDependencies {
+      $0.date.now = epoch  // TCA's spelling
+    } operation: {
+      @Dependency(\.date) var date
+      #expect(date.now == epoch)
+    }
   }
 
   @Test func aTimerKeepsItsDeadlinesWhenATestClockJumps() async {

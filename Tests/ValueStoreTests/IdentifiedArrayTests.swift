@@ -218,6 +218,19 @@ struct IdentifiedArrayTests {
     try array._checkInvariants()
   }
 
+  @Test(arguments: [
+    [Int](), [0], [5], [0, 5], [1, 2, 3], [0, 1, 2, 3, 4, 5], [1, 3, 5],
+  ])
+  func removeAtOffsetsKeepsTheOthersInOrder(offsets: [Int]) throws {
+    var array = todos(1, 2, 3, 4, 5, 6)
+    let expected = [1, 2, 3, 4, 5, 6].enumerated().filter { !offsets.contains($0.offset) }.map(\.element)
+    let structure = tracking { _ = array.count }
+    array.remove(atOffsets: IndexSet(offsets))
+    #expect(Array(array.ids) == expected)
+    #expect(structure.count == (offsets.isEmpty ? 0 : 1), "one structure change")
+    try array._checkInvariants()
+  }
+
   @Test func throwingRemoveAllWhereLeavesArrayUnchanged() throws {
     struct Stop: Error {}
     var array = todos(1, 2, 3)

@@ -26,5 +26,7 @@ import Testing
     #expect(length == 2)
     #expect(throws: Refused.self) { try box.withValue { _ throws(Refused) in throw Refused() } }
     #expect(box.value == "ab")
+    box.setValue("c")
+    #expect(box.value == "c")
   }
 }

@@ -70,6 +70,7 @@ extension Write {
     Write("rows.removeAll(keepingCapacity:)") { $0.rows.removeAll(keepingCapacity: true) },
     Write("rows.removeAll(where: all)") { $0.rows.removeAll { _ in true } },
     Write("rows.removeAll(where: none)") { $0.rows.removeAll { _ in false } },
+    Write("rows.remove(atOffsets:)") { $0.rows.remove(atOffsets: IndexSet([0, 2])) },
     Write("rows.move") { $0.rows.move(fromOffsets: IndexSet(integer: 0), toOffset: 3) },
     Write("rows.sort(by:)") { $0.rows.sort { _, _ in false } },
     Write("rows.swapAt") { $0.rows.swapAt(0, 2) },

@@ -106,16 +106,36 @@ extension IdentifiedArray {
   @inlinable
   public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
     var removed: [Int] = []
-    var keptAfterFirstRemoved: [Int] = []
-    for offset in _elements.indices {
-      if try shouldBeRemoved(_elements[offset]) {
-        removed.append(offset)
-      } else if !removed.isEmpty {
-        keptAfterFirstRemoved.append(offset)
-      }
-    }
+    for offset in _elements.indices where try shouldBeRemoved(_elements[offset]) { removed.append(offset) }
+    _remove(ascendingOffsets: removed)
+  }
+
+  /// Removes the elements at `offsets`, keeping the others in order (what SwiftUI's `onDelete`
+  /// hands over).
+  ///
+  ///     todos.remove(atOffsets: IndexSet([0, 2]))
+  ///
+  /// - Parameter offsets: Offsets in `0 ..< count`.
+  /// - Complexity: O(*n*)
+  @inlinable
+  public mutating func remove(atOffsets offsets: IndexSet) {
+    precondition(
+      offsets.allSatisfy { $0 >= 0 && $0 < _elements.count }, "IdentifiedArray: remove offsets are out of bounds")
+    _remove(ascendingOffsets: Array(offsets))
+  }
+
+  /// Removes the elements at `removed` (ascending), in one structure change.
+  @inlinable
+  internal mutating func _remove(ascendingOffsets removed: [Int]) {
     guard let firstRemoved = removed.first else { return }
-    var order = keptAfterFirstRemoved + removed
+    // The kept elements after the first removed one, then the removed ones: O(n), one pass.
+    var order: [Int] = []
+    order.reserveCapacity(_elements.count - firstRemoved)
+    var next = 0
+    for offset in firstRemoved..<_elements.count {
+      if next < removed.count, removed[next] == offset { next += 1 } else { order.append(offset) }
+    }
+    order += removed
     _permute(&order, from: firstRemoved)
     // The removed elements now form the suffix, in their original order.
     _removeLast(removed.count)

@@ -8,11 +8,16 @@ import Foundation
 /// // in a test: withDependencies: { $0.date = .constant(Date(timeIntervalSince1970: 0)) }
 /// ```
 public struct DateGenerator: Sendable {
-  private let generate: @Sendable () -> Date
+  private var generate: @Sendable () -> Date
 
   public init(_ generate: @escaping @Sendable () -> Date) { self.generate = generate }
 
-  public var now: Date { generate() }
+  /// The current date; setting it fixes the date (`$0.date.now = Date(timeIntervalSince1970: 0)`
+  /// in a test's dependencies, as in TCA).
+  public var now: Date {
+    get { generate() }
+    set { generate = { newValue } }
+  }
   public func callAsFunction() -> Date { generate() }
 
   /// The system's current date.

@@ -25,6 +25,13 @@ public final class LockIsolated<Value> {
 
   /// A copy of the value.
   public var value: Value { withValue { $0 } }
+
+  /// Replaces the value.
+  ///
+  /// ```swift
+  /// isCalled.setValue(true)
+  /// ```
+  public func setValue(_ newValue: Value) { withValue { $0 = newValue } }
 }
 
 extension LockIsolated: @unchecked Sendable where Value: Sendable {}
