@@ -451,3 +451,35 @@ final class Latch: Sendable {
     #expect(firstAgain.count == 0)
   }
 }
+
+/// An alert presented by itself, with no child reducer (TCA's `.ifLet(\.$alert, action: \.alert)`).
+@MainActor @Suite(.timeLimit(.minutes(1))) struct AlertIfLetTests {
+  enum Alert: Equatable, Sendable { case confirm }
+  struct Deleting: ObservableState, Equatable, Sendable {
+    struct Fields: Equatable, Sendable { var alert: AlertState<Alert>?; var deleted = false }
+    var _$fields = Observed(Fields())
+  }
+  struct DeletingFeature: Reducer {
+    enum Action: Equatable, Sendable { case deleteTapped, alert(PresentationAction<Alert>) }
+    var body: some Reducer<Deleting, Action> {
+      Reduce { state, action in
+        switch action {
+        case .deleteTapped: state.alert = AlertState(title: "Delete?") { ButtonState(action: .confirm) { "Delete" } }
+        case .alert(.presented(.confirm)): state.deleted = true
+        case .alert: break
+        }
+        return .none
+      }
+      .ifLet(\.alert, action: Action.alert)
+    }
+  }
+
+  @Test func anAlertWithNoChildReducerIsDismissedAfterItsAction() {
+    let store = Store(initialState: Deleting()) { DeletingFeature() }
+    store.send(.deleteTapped)
+    #expect(store.alert != nil)
+    store.send(.alert(.presented(.confirm)))
+    #expect(store.deleted)
+    #expect(store.alert == nil)
+  }
+}

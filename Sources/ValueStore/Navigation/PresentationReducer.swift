@@ -27,9 +27,32 @@ extension Reducer where Action: Sendable {
       parent: self, child: child(), toChildState: .keyPath(toChildState),
       toPresentationAction: CasePath(toPresentationAction))
   }
+
+  /// ``ifLet(_:action:then:)-(WritableKeyPath<State,ChildState?>,_,_)`` for a child with no logic
+  /// of its own: an alert or a confirmation dialog, dismissed after any of its actions.
+  ///
+  /// ```swift
+  /// .ifLet(\.alert, action: Action.alert)
+  /// ```
+  @inlinable
+  public func ifLet<ChildState, ChildAction>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toPresentationAction: @escaping @Sendable (PresentationAction<ChildAction>) -> Action
+  ) -> _PresentationReducer<Self, EmptyReducer<ChildState, ChildAction>> {
+    ifLet(toChildState, action: toPresentationAction) { EmptyReducer() }
+  }
 }
 
 extension Reducer where State: ObservableState, Action: Sendable {
+  /// ``ifLet(_:action:)-(WritableKeyPath<State,ChildState?>,_)`` on an observable state's field.
+  @inlinable
+  public func ifLet<ChildState, ChildAction>(
+    _ toChildState: WritableKeyPath<State.Fields, ChildState?>,
+    action toPresentationAction: @escaping @Sendable (PresentationAction<ChildAction>) -> Action
+  ) -> _PresentationReducer<Self, EmptyReducer<ChildState, ChildAction>> {
+    ifLet(toChildState, action: toPresentationAction) { EmptyReducer() }
+  }
+
   /// ``ifLet(_:action:then:)-(WritableKeyPath<State,ChildState?>,_,_)`` on an observable state's
   /// field, mutated in place.
   @inlinable
