@@ -1,0 +1,16 @@
+extension Result where Failure == any Error {
+  /// The result of an async throwing `body`: what an effect sends back (TCA's `Result` helper).
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   await send(.factResponse(Result { try await factClient.fetch(count) }))
+  /// }
+  /// ```
+  public init(catching body: () async throws -> Success) async {
+    do {
+      self = .success(try await body())
+    } catch {
+      self = .failure(error)
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import Testing
+import ValueStore
+
+@Suite struct ResultCatchingTests {
+  struct Failure: Error {}
+
+  @Test func anAsyncBodysValueOrErrorBecomesAResult() async {
+    let success = await Result { () async throws -> Int in 42 }
+    #expect((try? success.get()) == 42)
+    let failure = await Result { () async throws -> Int in throw Failure() }
+    #expect(throws: Failure.self) { try failure.get() }
+  }
+}
+
+extension ResultCatchingTests {
+  @Test func aSynchronousBodyStillUsesTheStandardLibrarysInitializer() async {
+    func compute() throws -> Int { 1 }
+    let sync = Result { try compute() }
+    #expect((try? sync.get()) == 1)
+  }
+}
