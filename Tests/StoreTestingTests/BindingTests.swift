@@ -61,6 +61,32 @@ import ValueStore
   }
 }
 
+extension BindingTests {
+  /// TCA's view actions: the binding case is in a nested action.
+  struct ViewFeature: Reducer {
+    enum Action: Equatable, Sendable {
+      case view(View)
+      enum View: BindableAction, Equatable, Sendable { case binding(BindingAction<Settings>), tapped }
+    }
+    var body: some Reducer<Settings, Action> {
+      BindingReducer(action: Action.view)
+      Reduce { state, action in
+        if case .view(.binding(\.name)) = action { state.edits += 1 }
+        return .none
+      }
+    }
+  }
+
+  @Test func aBindingInAViewActionIsApplied() async {
+    let store = TestStore(initialState: Settings()) { ViewFeature() }
+    await store.send(.view(.binding(.set(\.name, "Blob")))) {
+      $0.name = "Blob"
+      $0.edits = 1
+    }
+    await store.send(.view(.tapped))
+  }
+}
+
 /// Counts the calls of one tracking's `onChange`.
 @MainActor final class Tracked {
   nonisolated(unsafe) var fires = 0
