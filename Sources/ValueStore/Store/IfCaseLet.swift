@@ -9,15 +9,16 @@ extension Reducer {
   /// ```
   ///
   /// A child action that arrives while the state is in another case is ignored and reported as a
-  /// ``RuntimeWarning``. The same as ``Scope`` on the case followed by this reducer.
+  /// ``RuntimeWarning``. The child's effects are cancelled when the state leaves the case (or
+  /// the case's state is replaced by another one), as in TCA: a timer of a logged-in screen stops
+  /// at logout. ``Scope`` on the case, which cannot see the state leave it, does not cancel.
   @inlinable
   public func ifCaseLet<ChildState, ChildAction, Child: Reducer>(
     _ toChildState: CasePath<State, ChildState>,
     action toChildAction: CasePath<Action, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
-  ) -> ReducerBuilder<State, Action>._Sequence<Scope<State, Action, Child>, Self>
-  where Child.State == ChildState, Child.Action == ChildAction {
-    .init(first: Scope(state: toChildState, action: toChildAction, child: child), second: self)
+  ) -> _IfCaseLetReducer<Self, Child> where Child.State == ChildState, Child.Action == ChildAction {
+    _IfCaseLetReducer(parent: self, child: child(), toChildState: toChildState, toChildAction: toChildAction)
   }
 
   /// ``ifCaseLet(_:action:then:)`` for the cases `toChildState` and `toChildAction` construct.
@@ -26,8 +27,51 @@ extension Reducer {
     _ toChildState: @escaping @Sendable (ChildState) -> State,
     action toChildAction: @escaping @Sendable (ChildAction) -> Action,
     @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
-  ) -> ReducerBuilder<State, Action>._Sequence<Scope<State, Action, Child>, Self>
-  where Child.State == ChildState, Child.Action == ChildAction {
+  ) -> _IfCaseLetReducer<Self, Child> where Child.State == ChildState, Child.Action == ChildAction {
     ifCaseLet(CasePath(toChildState), action: CasePath(toChildAction), then: child)
+  }
+}
+
+/// A parent reducer with a child on one case of its enum state (``Reducer/ifCaseLet(_:action:then:)-(CasePath<State,ChildState>,_,_)``).
+public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildState: CasePath<Parent.State, Child.State>
+  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+
+  @inlinable
+  init(
+    parent: Parent, child: Child, toChildState: CasePath<Parent.State, Child.State>,
+    toChildAction: CasePath<Parent.Action, Child.Action>
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let before = caseID(state)
+    var childEffect = Effect<Parent.Action>.none
+    if let childAction = toChildAction.extract(from: action) {
+      if let id = before, let effect = toChildState.modify(&state, { child.reduce(into: &$0, action: childAction) }) {
+        childEffect = effect.map(toChildAction.embed).cancellable(id: id)
+      } else {
+        RuntimeWarning.report(
+          "ifCaseLet received \(childAction) while its state is not in the case \(toChildState); ignored.")
+      }
+    }
+    let parentEffect = parent.reduce(into: &state, action: action)
+    let effect = childEffect.merging(parentEffect)
+    guard let before, before != caseID(state) else { return effect }
+    return effect.merging(.cancel(id: before))
+  }
+
+  /// The case's state as a presentation (`NavigationID`): which case of which enum, and which
+  /// value in it (its id, if it has one).
+  func caseID(_ state: Parent.State) -> NavigationID? {
+    guard let childState = toChildState.extract(from: state) else { return nil }
+    let location: [AnyHashable] = [ObjectIdentifier(Parent.State.self), EnumTag.tag(of: state)]
+    return NavigationID(location: location, state: childState)
   }
 }
