@@ -32,6 +32,16 @@ struct Greeting: ObservableState, Equatable, Sendable {
   var _$fields = Observed(Fields())
 }
 
+/// Reads the date: unimplemented in a test that does not override it.
+struct DateFeature: Reducer {
+  enum Action: Equatable, Sendable { case stamp }
+  @Dependency(\.date) var date
+  func reduce(into state: inout Greeting, action: Action) -> Effect<Action> {
+    state.number = Int(date.now.timeIntervalSince1970)
+    return .none
+  }
+}
+
 struct GreetingFeature: Reducer {
   enum Action: Equatable, Sendable { case greet(String), greetLater(String), greeted(String), readNumber, makeID }
   @Dependency(\.greeter) var greeter
@@ -169,6 +179,23 @@ struct GreetingFeature: Reducer {
       @Dependency(\.date) var date
       #expect(date.now == epoch)
     }
+  }
+
+  /// Changing a dependency in place (`$0.date.now = d`) overrides it: the unimplemented value it
+  /// starts from is not a use, and a test that never reads the date does not fail. A use names
+  /// the property.
+  @Test func changingADependencyInPlaceIsNotAUseOfIt() async {
+    let store = TestStore(initialState: Greeting()) { GreetingFeature() } withDependencies: {
+      $0.uuid = .incrementing
+      $0.date.now = Date(timeIntervalSince1970: 0)
+    }
+    await store.send(.makeID) { $0.id = UUID(0) }
+    let issues = await recordIssues {
+      let store = TestStore(initialState: Greeting()) { DateFeature() }
+      store.exhaustivity = .off
+      await store.send(.stamp)
+    }
+    #expect(issues.first?.message.contains("Unimplemented dependency: \\.date") == true, "\(issues)")
   }
 
   @Test func aTimerKeepsItsDeadlinesWhenATestClockJumps() async {

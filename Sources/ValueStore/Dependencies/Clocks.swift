@@ -33,10 +33,12 @@ public typealias AnyDurationClock = any Clock<Duration>
 
 private enum ContinuousClockKey: DependencyKey {
   static let liveValue: AnyDurationClock = ContinuousClock()
+  static let dependencyName = "\\.continuousClock"
 }
 
 private enum SuspendingClockKey: DependencyKey {
   static let liveValue: AnyDurationClock = SuspendingClock()
+  static let dependencyName = "\\.suspendingClock"
 }
 
 extension DependencyValues {

@@ -29,6 +29,7 @@ public struct DateGenerator: Sendable {
 
 private enum DateKey: DependencyKey {
   static let liveValue = DateGenerator.live
+  static let dependencyName = "\\.date"
 }
 
 extension DependencyValues {
@@ -36,5 +37,6 @@ extension DependencyValues {
   public var date: DateGenerator {
     get { self[DateKey.self] }
     set { self[DateKey.self] = newValue }
+    _modify { yield &self[DateKey.self] }  // `$0.date.now = d` overrides, it does not use, the date
   }
 }

@@ -28,15 +28,22 @@ public protocol DependencyKey {
   static var testValue: Value { get }
   /// The value in previews. The default is `liveValue`.
   static var previewValue: Value { get }
+  /// How failures name it: by default the key's type; the built-in keys give their property
+  /// (`\.date`).
+  static var dependencyName: String { get }
 }
 
 extension DependencyKey {
   public static var previewValue: Value { liveValue }
 
+  public static var dependencyName: String { "\(Self.self)" }
+
   public static var testValue: Value {
+    let ownKey = dependencyName == "\(Self.self)"
     DependencyValues.current.reportUnimplemented(
-      "Unimplemented dependency: \(Self.self) was used in a test without being overridden, and has "
-        + "no testValue. Override it (withDependencies: { $0.… = … }) or give \(Self.self) a testValue.")
+      "Unimplemented dependency: \(dependencyName) was used in a test without being overridden, and has "
+        + "no testValue. Override it (withDependencies: { $0.… = … })"
+        + (ownKey ? " or give \(Self.self) a testValue." : "."))
     return liveValue
   }
 }

@@ -41,6 +41,21 @@ public struct DependencyValues: Sendable {
       }
     }
     set { values[ObjectIdentifier(key)] = newValue }
+    _modify {
+      // Changed in place (`$0.date.now = d`), it is being overridden: the value it starts from is
+      // not a use of it, so an unimplemented test value is not reported here.
+      let id = ObjectIdentifier(key)
+      var value = values[id].map { $0 as! Key.Value } ?? unreported(key)
+      yield &value
+      values[id] = value
+    }
+  }
+
+  /// `self[key]`, without reporting an unimplemented test value.
+  private func unreported<Key: DependencyKey>(_ key: Key.Type) -> Key.Value {
+    var quiet = self
+    quiet.onUnimplemented = { _ in }
+    return quiet[key]
   }
 
   /// Whether nothing was overridden in a live context: running with these changes nothing.

@@ -45,6 +45,7 @@ extension UUID {
 
 private enum UUIDKey: DependencyKey {
   static let liveValue = UUIDGenerator.random
+  static let dependencyName = "\\.uuid"
 }
 
 extension DependencyValues {
