@@ -19,3 +19,17 @@ extension ResultCatchingTests {
     #expect((try? sync.get()) == 1)
   }
 }
+
+extension ResultCatchingTests {
+  @MainActor final class Model {
+    var fetched = 0
+    func fetch() async throws -> Int { fetched += 1; return fetched }
+  }
+
+  /// On the main actor, with a closure that captures main-actor state.
+  @MainActor @Test func aMainActorClosureIsAccepted() async {
+    let model = Model()
+    let result = await Result { try await model.fetch() }
+    #expect((try? result.get()) == 1)
+  }
+}

@@ -6,7 +6,12 @@ extension Result where Failure == any Error {
   ///   await send(.factResponse(Result { try await factClient.fetch(count) }))
   /// }
   /// ```
-  public init(catching body: () async throws -> Success) async {
+  ///
+  /// `body` runs on the caller's actor (a main-actor test or model may pass a closure that is not
+  /// `Sendable`).
+  public init(
+    isolation: isolated (any Actor)? = #isolation, catching body: () async throws -> Success
+  ) async {
     do {
       self = .success(try await body())
     } catch {
