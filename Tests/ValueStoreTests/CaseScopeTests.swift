@@ -59,7 +59,7 @@ import Testing
     }
     #expect(store.withState { $0 } == .note("n"))
     #expect(warnings.all.count == 1)
-    #expect(warnings.all.first?.contains("another case") == true)
+    #expect(warnings.all.first?.contains("while its state is in .note, not in the case of its Child") == true, "\(warnings.all)")
   }
 
   @Test func ifCaseLetRunsTheChildThenTheParent() {

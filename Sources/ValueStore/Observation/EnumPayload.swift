@@ -195,6 +195,12 @@ enum EnumPayload {
 
   /// `Root`'s case `tag`, or the cases that carry a `Value`, for messages: `AppAction.counter`,
   /// `AppAction.a or .b`.
+  /// The name of `value`'s case (`.login`), for messages; nil when `T` is not an enum.
+  @usableFromInline static func caseName<T>(of value: T) -> String? {
+    guard EnumTag.isEnum(T.self), let info = caseInfo(T.self, tag: EnumTag.tag(of: value)) else { return nil }
+    return ".\(info.name)"
+  }
+
   static func describe<Root, Value>(_: Root.Type, _: Value.Type, tag: UInt32?) -> String {
     let type = String(reflecting: Root.self).split(separator: ".", maxSplits: 1).last.map(String.init) ?? "\(Root.self)"
     let cases = EnumTag.isEnum(Root.self) ? cases(of: Root.self)?.cases ?? [] : []

@@ -15,7 +15,7 @@
 /// of a ``Store``, a `TestStore` or an ``ObservedRoot``, as TCA's `@Reducer enum` states are.
 ///
 /// ```swift
-/// enum AppFeature: Reducer {
+/// struct AppFeature: Reducer {
 ///   enum State: Equatable, CasePathable { case login(Login.State), main(Main.State) }
 ///   …
 /// }

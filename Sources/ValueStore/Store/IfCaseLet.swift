@@ -58,7 +58,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         childEffect = effect.map(toChildAction.embed).cancellable(id: id)
       } else {
         RuntimeWarning.report(
-          "ifCaseLet received \(childAction) while its state is not in the case \(toChildState); ignored.")
+          "ifCaseLet received \(childAction) while its state is in \(EnumPayload.caseName(of: state) ?? "another case"), "
+            + "not in \(toChildState); ignored.")
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)

@@ -77,7 +77,8 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     guard let effect = toChildState.modify(&state, { child.reduce(into: &$0, action: childAction) }) else {
       RuntimeWarning.report(
-        "Scope received \(childAction) while its state is in another case than \(Child.State.self); ignored.")
+        "Scope received \(childAction) while its state is in \(EnumPayload.caseName(of: state) ?? "another case"), "
+          + "not in the case of its \(Child.State.self); ignored.")
       return .none
     }
     return effect.map(toChildAction.embed)
