@@ -12,7 +12,7 @@ import Synchronization
 /// whether a root holder is mutating. Tracking and transactions are synchronous, so a thread-local
 /// (not a task-local) is the right scope, as in Apple's Observation.
 ///
-/// Its scalar fields skip dynamic exclusivity checks: only its own thread touches them, and the
+/// Its fields on hot paths skip dynamic exclusivity checks: only its own thread touches them, and the
 /// check cost more than the tracked read it guards.
 @usableFromInline
 final class ThreadContext {
