@@ -70,6 +70,17 @@ import Testing
     #expect(store.scope(case: AppState.login, action: AppAction.login) == nil)
   }
 
+  /// The store of a case the state has left goes, as a dismissed child's does (found by a
+  /// SwiftUI-like probe: it stayed cached until the state came back to the case).
+  @Test func theStoreOfACaseTheStateLeftIsReleased() {
+    let store = Store(initialState: AppState.login(Child())) { AppFeature() }
+    weak let login = store.scope(case: AppState.login, action: AppAction.login)
+    #expect(login != nil)
+    store.send(.loggedIn)
+    #expect(store.scope(case: AppState.login, action: AppAction.login) == nil)
+    #expect(login == nil)
+  }
+
   @Test func observationSeesAnEnumRootByCaseAndPayload() {
     let store = Store(initialState: AppState.main(Row(id: 1))) { AppFeature() }
     let titles = Recorder(), counts = Recorder()

@@ -30,10 +30,23 @@ extension Store {
   ) -> Store<ChildState, ChildAction>? {
     let casePath = CasePath(toChildState)
     // Cached by the case (its tag, known from a state in it): several cases may carry one type.
-    guard let tag = withState({ casePath.extract(from: $0) == nil ? nil : EnumTag.tag(of: $0) }) else { return nil }
+    guard let tag = withState({ casePath.extract(from: $0) == nil ? nil : EnumTag.tag(of: $0) }) else {
+      dropCaseStoresGone(ChildState.self, ChildAction.self)
+      return nil
+    }
     return optionalChild(
       ScopeKey(state: [AnyHashable(ObjectIdentifier(State.self)), AnyHashable(tag)], action: ChildAction.self),
       casePath.extract(from:), embed: action)
+  }
+
+  /// Forgets the cached stores of this child type whose state is gone — a case the state has
+  /// left, whose cache key (its tag) is known only while the state is in it — as a dismissed
+  /// child's store goes.
+  private func dropCaseStoresGone<ChildState, ChildAction: Sendable>(_: ChildState.Type, _: ChildAction.Type) {
+    for (key, child) in children {
+      guard let store = child as? Store<ChildState, ChildAction>, !store.core.isPresent else { continue }
+      children[key] = nil
+    }
   }
 
   /// The stores of a navigation stack's elements, bottom first (what a `NavigationStack`
