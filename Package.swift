@@ -14,7 +14,9 @@ let package = Package(
     .target(name: "ValueStore"),
     .target(name: "StoreTesting", dependencies: ["ValueStore"]),
     .executableTarget(name: "CounterDemo", dependencies: ["ValueStore"]),
-    .testTarget(name: "ValueStoreTests", dependencies: ["ValueStore"]),
+    .testTarget(name: "ValueStoreTests", dependencies: ["ValueStore", "MallocProbe"]),
+    // The allocator's bytes in use, for the tests that show memory stays flat (C: `mallinfo2`).
+    .target(name: "MallocProbe", path: "Tests/MallocProbe"),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ValueStore"]),
     .testTarget(name: "CounterDemoTests", dependencies: ["CounterDemo", "StoreTesting", "ValueStore"]),
   ],

@@ -8,7 +8,15 @@ enum SkippedAssertion {
   /// Where skipped checks go; by default ``record(_:at:)``. A task-local, so that this package's
   /// tests can capture them: Swift Testing does not show a known issue to an enclosing
   /// `withKnownIssue`, so known issues cannot be asserted on from the outside.
-  @TaskLocal static var report: @Sendable (_ message: String, _ site: CallSite) -> Void = record
+  @TaskLocal static var reporter = Reporter(report: record)
+
+  /// A task-local's value is never a function type: see Design.md, "Task-local values".
+  struct Reporter: Sendable {
+    let report: @Sendable (_ message: String, _ site: CallSite) -> Void
+  }
+
+  /// Reports a skipped check to the reporter in force.
+  static func report(_ message: String, _ site: CallSite) { reporter.report(message, site) }
 
   /// `body`'s result, with the issues it records (and an error it throws) known issues in Swift
   /// Testing; nil if it throws.

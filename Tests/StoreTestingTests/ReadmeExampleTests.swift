@@ -88,7 +88,7 @@ struct CounterFeature: Reducer {
   model.mutate { $0.count += 1 }
   #expect(printed.values == ["count: 0", "count: 1"])
   #expect(snapshot.count == 0)
-  _ = token
+  withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
 }
 
 @MainActor @Test func storeExample() async {
@@ -99,7 +99,7 @@ struct CounterFeature: Reducer {
   await store.send(.factButtonTapped).finish()
   #expect(printed.values == ["0", "1"])
   #expect(store.fact == "1 is a number")
-  _ = token
+  withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
 }
 
 // The README's composition example, verbatim.

@@ -134,7 +134,7 @@ private func recordSkippedAssertions(
   isolation: isolated (any Actor)? = #isolation, _ body: () async -> Void
 ) async -> [RecordedIssue] {
   let skipped = Log<RecordedIssue>()
-  await SkippedAssertion.$report.withValue({ message, site in
+  await SkippedAssertion.$reporter.withValue(.init { message, site in
     skipped.append(RecordedIssue(message: message, line: Int(site.line)))
   }) {
     await body()

@@ -54,7 +54,7 @@ import Testing
     let store = Store(initialState: Destination.note("n")) {
       Scope(state: CasePath(Destination.counter), action: CasePath(DestinationAction.counter)) { Counting() }
     }
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       store.send(.counter(.increment))
     }
     #expect(store.withState { $0 } == .note("n"))

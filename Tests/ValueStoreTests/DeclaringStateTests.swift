@@ -80,7 +80,7 @@ import Testing
     store.send(.rename("x"))
     #expect(store.state == "x")
     #expect(recorder.count == 2)
-    _ = token
+    withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
   }
 
   // MARK: - Keeping a stored property out of observation

@@ -453,7 +453,9 @@ extension IdentifiedArrayTests {
   struct Counter: Identifiable, Sendable {
     var id: Int
     var value = 0
-    var history: [Int] = [0]
+    // Made at run time: a literal's storage can be a constant in an optimized build, which the
+    // first write copies.
+    var history: [Int] = Array(repeating: 0, count: 1)
   }
 
   struct Person: Hashable, Sendable {

@@ -220,7 +220,7 @@ final class Latch: Sendable {
   @Test func dismissingOutsideAPresentationIsReported() async {
     let warnings = Warnings()
     let store = Store(initialState: Job(.init(id: 0))) { JobFeature(gate: Latch()) }
-    await RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    await RuntimeWarning.withHandler({ warnings.append($0) }) {
       store.send(.close)
       await store.send(.closeFromEffect).finish()
     }
@@ -299,7 +299,7 @@ final class Latch: Sendable {
     let warnings = Warnings()
     let store = screen()
     store.send(.push(1))
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       store.send(.path(.element(id: 5, action: .finished)))
       store.send(.path(.popFrom(id: 5)))
       store.send(.path(.push(id: 0, state: Job(.init(id: 2)))))
@@ -313,7 +313,7 @@ final class Latch: Sendable {
     let store = screen()
     store.send(.present(1))
     store.send(.push(2))
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       store.send(.sheet(.presented(.closeTwice)))
       store.send(.path(.element(id: 0, action: .closeTwice)))
     }
@@ -329,14 +329,14 @@ final class Latch: Sendable {
     let warnings = Warnings()
     let store = screen()
     store.send(.present(1))
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       store.send(.sheet(.presented(.saveTapped)))
     }
     #expect(store.sheet == nil)
     #expect(store.log == ["saved 0"])
     #expect(warnings.all == ["ifLet received delegate(0) while its state is nil; ignored."])
     store.send(.present(2))
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       store.send(.sheet(.presented(.closeThenFinish)))
     }
     #expect(store.log == ["saved 0", "dismiss, sheet 2"])
@@ -348,14 +348,14 @@ final class Latch: Sendable {
     let store = screen()
     store.send(.push(1))
     store.send(.path(.popFrom(id: 0)))
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       store.send(.path(.push(id: 0, state: Job(.init(id: 2)))))
     }
     #expect(store.path.isEmpty)
     var stack = StackState<Job>()
     stack.append(Job(.init(id: 1)))
     stack.pop(from: 0)
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { stack[id: 0] = Job(.init(id: 2)) }
+    RuntimeWarning.withHandler({ warnings.append($0) }) { stack[id: 0] = Job(.init(id: 2)) }
     #expect(stack.isEmpty)
     #expect(warnings.all.count == 2)
     stack[id: 5] = Job(.init(id: 3))  // a new id: pushed
@@ -375,7 +375,7 @@ final class Latch: Sendable {
     store.send(.present(1))  // presented anew, with the same id
     let second = store.scope(state: \.sheet, action: ScreenFeature.Action.sheet)!
     #expect(second !== first)
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { first.send(.finished) }
+    RuntimeWarning.withHandler({ warnings.append($0) }) { first.send(.finished) }
     #expect(store.sheet?.done == 0)
     #expect(first.done == 1)  // what it last showed
     #expect(warnings.all.count == 1)
@@ -390,7 +390,7 @@ final class Latch: Sendable {
     store.send(.destination(.dismiss))
     store.send(.showJob(1))
     #expect(destination.scope(case: Destination.job, action: DestinationAction.job) == nil)
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { job.send(.finished) }
+    RuntimeWarning.withHandler({ warnings.append($0) }) { job.send(.finished) }
     #expect(store.destination == .job(Job(.init(id: 1))))
     let current = store.scope(state: \.destination, action: ScreenFeature.Action.destination)!
     #expect(current !== destination)

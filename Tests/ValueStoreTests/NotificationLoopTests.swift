@@ -44,7 +44,7 @@ struct NotificationLoopTests {
     }
     #expect(root.count == Self.rounds)
     #expect(spread.bytes < Self.boundedStack)
-    _ = token
+    withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
   }
 
   @Test func anOnChangeMutatingWhatOthersObserveRunsThemAfterItReturns() {
@@ -86,7 +86,7 @@ struct NotificationLoopTests {
     }
     #expect(store.count == Self.rounds)
     #expect(spread.bytes < Self.boundedStack)
-    _ = token
+    withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
   }
 
   /// Two threads keep installing one-shot observers of the field a third thread writes. Each

@@ -66,7 +66,7 @@ import Testing
     root.mutate { $0.count += 1 }
     root.mutate { $0.name = "x" }
     #expect(root.read { $0._$fields._extent.serial } == before)
-    _ = token
+    withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
   }
 
   @Test func untrackedReadsDoNotSubscribe() {

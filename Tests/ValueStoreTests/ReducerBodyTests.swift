@@ -122,7 +122,7 @@ import Testing
     #expect(state.child.observationIdentity == child)
 
     let warnings = Warnings()
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       _ = Parent().reduce(into: &state, action: .optional(.increment))  // nil: ignored, warned
     }
     #expect(warnings.all.count == 1)
@@ -149,7 +149,7 @@ import Testing
     store.send(.child(.increment))
     #expect(rowTitle.count == 1)
     #expect(childCount.count == 2)
-    _ = tokens
+    withExtendedLifetime(tokens) {}  // `_ = tokens` does not keep it alive in an optimized build
   }
 
   /// Key paths into the state itself (not its `Fields`) work too: a plain-struct parent.

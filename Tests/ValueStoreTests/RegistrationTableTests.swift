@@ -35,7 +35,7 @@ import Testing
           #expect(found && !stranger)
         }
       }
-      _ = observers
+      withExtendedLifetime(observers) {}  // `_ = observers` does not keep it alive in an optimized build
     }
   }
 }

@@ -130,7 +130,7 @@ import Testing
     let store = Self.store()
     store.send(.steps([.optionalNil]))
     let before = store.currentState
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       store.send(.rows(.element(id: 99, action: .none)))
       store.send(.child(.none))
     }
@@ -151,7 +151,7 @@ import Testing
     #expect(row.count == 1)
     store.send(.steps([.rowsRemove(2)]))
     let before = store.currentState
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { row.send(.none) }
+    RuntimeWarning.withHandler({ warnings.append($0) }) { row.send(.none) }
     #expect(store.currentState == before)
     #expect(row.hasState == false)
     #expect(row.count == 1)
@@ -167,7 +167,7 @@ import Testing
     let store = Self.store()
     let child = store.scope(state: \.optional, action: CasePath(RelAction.child))!
     store.send(.steps([.optionalNil]))
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { child.send(.none) }
+    RuntimeWarning.withHandler({ warnings.append($0) }) { child.send(.none) }
     #expect(store.optional == nil)
     #expect(
       warnings.all == [
@@ -187,7 +187,7 @@ import Testing
       weakParent = store
     }
     #expect(weakParent == nil)
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { child?.send(.none) }
+    RuntimeWarning.withHandler({ warnings.append($0) }) { child?.send(.none) }
     #expect(child?.count == 1)
     #expect(warnings.all.isEmpty)
   }
@@ -198,7 +198,7 @@ import Testing
     let warnings = Warnings()
     let gate = Gate()
     let handedOff = HandedOff()
-    await RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    await RuntimeWarning.withHandler({ warnings.append($0) }) {
       do {
         let store = Store(initialState: RelState()) {
           Reduce<RelState, RelAction> { _, action in

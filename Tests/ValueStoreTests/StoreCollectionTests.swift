@@ -7,6 +7,7 @@ enum ListAction: Equatable, Sendable {
   case append(Int)
   case remove(Int)
   case replace(Row)
+  case setRows([Row])
 }
 
 @MainActor
@@ -18,6 +19,7 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
       case let .append(id): state.rows.append(Row(id: id))
       case let .remove(id): state.rows.remove(id: id)
       case let .replace(row): state.rows[id: row.id] = row
+      case let .setRows(rows): state.rows = IdentifiedArray(uniqueElements: rows)
       }
       return .none
     }
@@ -55,7 +57,7 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     let warnings = Warnings()
     let store = listStore()
     let before = store.currentState
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       store.send(.rows(.element(id: 99, action: .increment)))
     }
     #expect(store.currentState == before)
@@ -100,7 +102,7 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     row.send(.increment)
     #expect(store.rows[id: 1]?.count == 6)
     store.send(.remove(1))
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { row.send(.increment) }
+    RuntimeWarning.withHandler({ warnings.append($0) }) { row.send(.increment) }
     #expect(warnings.all.count == 1)
     store.send(.append(1))
     row.send(.increment)
@@ -113,7 +115,7 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     let row = store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 1]!
     store.send(.remove(1))
     let before = store.currentState
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) { row.send(.increment) }
+    RuntimeWarning.withHandler({ warnings.append($0) }) { row.send(.increment) }
     #expect(store.currentState == before)
     #expect(warnings.all == ["increment was sent to a store of ListState → Row[id: 1], whose state no longer exists; the action was ignored."])
     #expect(row.id == 1)  // reads return the last state seen

@@ -17,7 +17,7 @@ import Testing
     #expect(store.count == 1_000)
     #expect(count.count == 1 + 1_000)
     #expect(name.count == 1)
-    _ = tokens
+    withExtendedLifetime(tokens) {}  // `_ = tokens` does not keep it alive in an optimized build
   }
 
   @Test func eachFieldObserverIsCalledOncePerSendAfterTheReducer() {
@@ -39,7 +39,7 @@ import Testing
     #expect(recorders.1.count == 3)
     #expect(recorders.2.count == 3)
     #expect(seen == ["0  ", "1 ! !", "2 !! !!"])  // each run saw the whole action applied
-    _ = tokens
+    withExtendedLifetime(tokens) {}  // `_ = tokens` does not keep it alive in an optimized build
   }
 
   @Test func actionsSentSynchronouslyAreBatchedIntoOneNotification() {
@@ -63,7 +63,7 @@ import Testing
     #expect(log.actions.suffix(2) == [.replaceCount(1), .setName("from observer")])
     #expect(log.maxDepth == 1)
     #expect(store.name == "from observer")
-    _ = token
+    withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
   }
 
   @Test func s11_reducerMutatingADiscardedCopyNotifiesNobody() {
@@ -175,7 +175,7 @@ import Testing
   @Test func errorsThrownByEffectsAreReported() async {
     let warnings = Warnings()
     let store = Store.app()
-    await RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    await RuntimeWarning.withHandler({ warnings.append($0) }) {
       await store.send(.fail).finish()
     }
     #expect(warnings.all == ["An effect threw an error it did not handle: boom"])
@@ -210,7 +210,7 @@ import Testing
     let child = store.scope(state: \.optional, action: CasePath(AppFeature.Action.optional))!
     store.send(.showOptional(false))
     let before = store.currentState
-    RuntimeWarning.$handler.withValue({ warnings.append($0) }) {
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
       child.send(.increment)
     }
     #expect(store.currentState == before)
@@ -249,7 +249,7 @@ import Testing
     #expect(await values.next() == 5)
     store.send(.increment)
     #expect(await values.next() == 6)
-    _ = token
+    withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
   }
 }
 

@@ -160,6 +160,15 @@ nonisolated(unsafe) let goals: [Goal] = [
         atMost: 1.5)
     ]),
   Goal(
+    name: "ending an effect costs O(its ids)",
+    criteria: [
+      // 16,000 effects end in under a second: 62.5 µs each.
+      .time("16k, per effect", EffectScenarios.name(effects: 16_000), atMost: 62_500),
+      .growth(
+        "t(16k) ÷ t(1k)", EffectScenarios.name(effects: 16_000), over: EffectScenarios.name(effects: 1_000),
+        atMost: 1.5),
+    ]),
+  Goal(
     name: "TestStore send: counter / 10k rows",
     criteria: [
       .time("counter", TestingScenarios.testStoreCounterName, atMost: 2_000),

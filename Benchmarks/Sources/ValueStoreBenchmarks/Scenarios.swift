@@ -12,4 +12,5 @@ var allScenarios: [Scenario] {
     + BodyScenarios.all
     + BridgeScenarios.all
     + TestingScenarios.all
+    + EffectScenarios.all
 }

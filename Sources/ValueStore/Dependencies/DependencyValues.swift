@@ -21,7 +21,7 @@ public struct DependencyValues: Sendable {
     print("[ValueStore] \(message)")
   }
   /// Where a store reports misuse while these values are in force — an action for a child whose
-  /// state is gone, an element id that is not there — instead of `RuntimeWarning.handler`; nil
+  /// state is gone, an element id that is not there — instead of the handler of ``RuntimeWarning/withHandler(_:operation:)``; nil
   /// leaves it there. `TestStore` makes it a test failure, as TCA does.
   public var onRuntimeWarning: (@Sendable (String) -> Void)?
 

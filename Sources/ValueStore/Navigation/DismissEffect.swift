@@ -21,7 +21,7 @@ public struct DismissEffect: Sendable {
         "dismiss() at \(fileID):\(line) was called outside an effect of a presented feature; ignored.")
       return
     }
-    dismissal()
+    dismissal.run()
   }
 }
 

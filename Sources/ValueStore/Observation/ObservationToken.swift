@@ -1,6 +1,10 @@
 import Synchronization
 
 /// Keeps an ``observe(_:)`` subscription alive; cancels it on ``cancel()`` or when released.
+///
+/// Store it for as long as you observe (a property of the object that observes). A local token
+/// can be released right after its last use in an optimized build — `_ = token` is no use — so
+/// end a local observation with `withExtendedLifetime(token) {}` or `token.cancel()`.
 public final class ObservationToken: Sendable {
   let loop: ObservationLoop
 

@@ -247,13 +247,19 @@ extension Effect: @unchecked Sendable where Action: Sendable {}
 /// What an effect's task runs with, set around its body: the dependencies in force for the action
 /// that started it, and what dismisses the feature it belongs to (`@Dependency(\.dismiss)`).
 enum EffectContext {
-  @TaskLocal static var dismissal: (@MainActor @Sendable () -> Void)?
+  /// A task-local's value is never a function type: see Design.md, "Task-local values".
+  struct Dismissal: Sendable {
+    let run: @MainActor @Sendable () -> Void
+  }
+
+  @TaskLocal static var dismissal: Dismissal?
 
   /// Runs `operation` with `dependencies` (if any) and `dismissal` (if any) in force.
   static func with<R>(
     _ dependencies: DependencyValues?, dismissal: (@MainActor @Sendable () -> Void)?,
     _ operation: () async throws -> R
   ) async rethrows -> R {
+    let dismissal = dismissal.map(Dismissal.init)
     switch (dependencies, dismissal) {
     case (nil, nil): return try await operation()
     case let (dependencies?, nil): return try await DependencyValues.$current.withValue(dependencies, operation: operation)

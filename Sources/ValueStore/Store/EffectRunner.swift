@@ -7,8 +7,11 @@ import Foundation
 @MainActor
 final class EffectRunner<Action: Sendable> {
   private let running = RunningTasks()
-  /// Effect ids → the tasks started under them.
+  /// Effect ids → the running tasks started under them.
   private var cancellables: [EffectID: Set<Int>] = [:]
+  /// Running tasks → the effect ids they were started under: what ending one must clean up, so
+  /// that it costs O(its own ids), not O(ids in use).
+  private var idsOfTask: [Int: [EffectID]] = [:]
   /// Where an error thrown by an effect without a `catch:` goes.
   var onError: @Sendable (any Error) -> Void = { error in
     RuntimeWarning.report("An effect threw an error it did not handle: \(error)")
@@ -31,8 +34,10 @@ final class EffectRunner<Action: Sendable> {
       cancel(id)
     case let .cancellable(id, cancelInFlight, inner):
       if cancelInFlight { cancel(id) }
-      let ids = running.idsReserved { start(inner, in: group, send: send, follow: follow) }
-      cancellables[id, default: []].formUnion(ids)
+      let tasks = running.idsReserved { start(inner, in: group, send: send, follow: follow) }
+      guard !tasks.isEmpty else { return }
+      cancellables[id, default: []].formUnion(tasks)
+      for task in tasks { idsOfTask[task, default: []].append(id) }
     case .run, .concatenate:
       spawn(effect, in: group, send: send)
     case .dismiss:
@@ -56,11 +61,14 @@ final class EffectRunner<Action: Sendable> {
     group.tasks.append(task)
   }
 
-  private func finished(_ id: Int) {
-    running.remove(id)
-    for key in cancellables.keys {
-      cancellables[key]?.remove(id)
-      if cancellables[key]?.isEmpty == true { cancellables[key] = nil }
+  private func finished(_ task: Int) {
+    running.remove(task)
+    guard let ids = idsOfTask.removeValue(forKey: task) else { return }
+    for id in ids {
+      // Gone already if the id was cancelled (and possibly reused by newer tasks since).
+      guard let index = cancellables.index(forKey: id) else { continue }
+      cancellables.values[index].remove(task)
+      if cancellables.values[index].isEmpty { cancellables.remove(at: index) }
     }
   }
 
@@ -144,10 +152,9 @@ final class RunningTasks: @unchecked Sendable {
   var isEmpty: Bool { lock.withLock { tasks.isEmpty } }
 
   /// The ids reserved while `body` runs.
-  func idsReserved(_ body: () -> Void) -> Set<Int> {
+  func idsReserved(_ body: () -> Void) -> Range<Int> {
     let first = lock.withLock { nextID } + 1
     body()
-    let last = lock.withLock { nextID }
-    return first <= last ? Set(first...last) : []
+    return first..<(lock.withLock { nextID } + 1)
   }
 }

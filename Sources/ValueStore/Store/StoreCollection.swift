@@ -18,21 +18,30 @@
 /// membership is heard, as with TCA's scoped collections), not its elements; to watch one
 /// element and not its siblings, read `store.rows[id: id]` or look it up in a collection made
 /// outside the tracking closure.
+///
+/// A collection is a snapshot: it lists the elements as they were when it was made. Indexed after
+/// an element was removed (as SwiftUI's `ForEach` may do with the collection of its last render),
+/// it returns a store of that element that reads its last known state and ignores sends with a
+/// runtime warning, as TCA's does; `self[id:]` returns nil for it.
 @MainActor
 public struct StoreCollection<ID: Hashable & Sendable, State, Action: Sendable>: @MainActor RandomAccessCollection {
   /// The elements' ids, in order (reading them makes no store).
   public let ids: ContiguousArray<ID>
+  /// The elements when the collection was made, `ids` order: the state of a removed one's store.
+  let elements: ContiguousArray<State>
   let cache: ElementStoreCache<ID, State, Action>
 
   public var startIndex: Int { 0 }
   public var endIndex: Int { ids.count }
 
-  /// The store of the element at `position`.
-  public subscript(position: Int) -> Store<State, Action> { cache.store(id: ids[position]) }
+  /// The store of the element at `position` (of a removed element: see the type's documentation).
+  public subscript(position: Int) -> Store<State, Action> {
+    cache.store(id: ids[position], lastKnown: elements[position])
+  }
 
   /// The store of the element with `id`, or nil if there is none.
   public subscript(id id: ID) -> Store<State, Action>? {
-    cache.contains(id) ? cache.store(id: id) : nil
+    cache.contains(id) ? cache.store(id: id, lastKnown: { preconditionFailure("a present element is read from the state") }()) : nil
   }
 }
 
@@ -41,17 +50,19 @@ public struct StoreCollection<ID: Hashable & Sendable, State, Action: Sendable>:
 final class ElementStoreCache<ID: Hashable & Sendable, State, Action: Sendable> {
   private var stores: [ID: Store<State, Action>] = [:]
   let contains: (ID) -> Bool
-  private let make: (ID) -> Store<State, Action>
+  private let make: (ID, () -> State) -> Store<State, Action>
 
-  init(contains: @escaping (ID) -> Bool, make: @escaping (ID) -> Store<State, Action>) {
+  init(contains: @escaping (ID) -> Bool, make: @escaping (ID, () -> State) -> Store<State, Action>) {
     self.contains = contains
     self.make = make
   }
 
-  func store(id: ID) -> Store<State, Action> {
+  /// The cached store of `id`, made if there is none; for an element that is gone, an uncached
+  /// store that reads `lastKnown` (a cached one would outlive its element until the next prune).
+  func store(id: ID, lastKnown: @autoclosure () -> State) -> Store<State, Action> {
     if let store = stores[id] { return store }
-    let store = make(id)
-    stores[id] = store
+    let store = make(id, lastKnown)
+    if contains(id) { stores[id] = store }
     return store
   }
 
@@ -90,6 +101,7 @@ extension Store {
   ) -> StoreCollection<ID, ElementState, ElementAction> {
     elementStores(
       key: ScopeKey(state: state, action: ElementAction.self), ids: { $0[keyPath: state].ids },
+      elements: { $0[keyPath: state]._elements.withUnsafeBufferPointer(ContiguousArray.init) },
       element: { $0[keyPath: state][id: $1] }, embed: { action.embed(.element(id: $0, action: $1)) })
   }
 
@@ -103,17 +115,21 @@ extension Store {
   }
 
   /// The element stores of a collection of the state (cached under `key`), in the order `ids`
-  /// reads; `element` finds one, `embed` makes the action that carries one's action.
+  /// reads; `elements` copies them in that order (into storage of their own, so that holding the
+  /// collection never makes a write to the array copy it), `element` finds one, `embed` makes the
+  /// action that carries one's action.
   func elementStores<ID, ElementState, ElementAction>(
     key: ScopeKey,
     ids: @escaping (State) -> ContiguousArray<ID>,
+    elements: (State) -> ContiguousArray<ElementState>,
     element: @escaping (State, ID) -> ElementState?,
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> StoreCollection<ID, ElementState, ElementAction> {
     let cache = cachedChild(key) {
       elementStoreCache(ids: ids, element: element, embed: embed)
     }
-    return StoreCollection(ids: withState(ids), cache: cache)
+    // The elements are not read: only the ids are, so a view hears a change of membership only.
+    return StoreCollection(ids: withState(ids), elements: untracked { withState(elements) }, cache: cache)
   }
 
   private func elementStoreCache<ID, ElementState, ElementAction>(
@@ -124,11 +140,11 @@ extension Store {
     let core = self.core
     let cache = ElementStoreCache<ID, ElementState, ElementAction>(
       contains: { id in core.read { element($0, id) != nil } },
-      make: { id in
+      make: { id, lastKnown in
         Store<ElementState, ElementAction>(
           core: ScopedCore(
             base: core, path: "\(core.path) → \(ElementState.self)[id: \(id)]",
-            initial: core.read { element($0, id)! }, canDisappear: true,
+            initial: core.read { element($0, id) } ?? lastKnown(), canDisappear: true,
             toState: { element($0, id) },
             fromAction: { embed(id, $0) }))
       })
