@@ -2,7 +2,7 @@
 /// edited by a ``LineEditor``, echoed here — so the session knows what is typed and can redraw it.
 @MainActor
 final class TerminalInput {
-  private let reader: LineReader
+  private let read: @Sendable () async -> [UInt8]?
   private var editor = LineEditor()
   private var pending: ArraySlice<UInt8> = []
   private let emit: (String) -> Void
@@ -10,8 +10,12 @@ final class TerminalInput {
   /// Draws the prompt and the typed text again, on a cleared line (set by the session).
   var redraw: () -> Void = {}
 
-  init(reader: LineReader, emit: @escaping (String) -> Void, emitBytes: @escaping ([UInt8]) -> Void) {
-    self.reader = reader
+  /// Input that `read` returns as it is typed (nil at the end), echoed with `emit` and `emitBytes`.
+  init(
+    read: @escaping @Sendable () async -> [UInt8]?, emit: @escaping (String) -> Void,
+    emitBytes: @escaping ([UInt8]) -> Void
+  ) {
+    self.read = read
     self.emit = emit
     self.emitBytes = emitBytes
   }
@@ -34,7 +38,7 @@ final class TerminalInput {
         case .end?: return nil
         }
       }
-      guard let bytes = await reader.nextBytes() else {
+      guard let bytes = await read() else {
         // The terminal went away: what was typed is the last line.
         return editor.feed(0x04).flatMap { if case let .line(line) = $0 { line } else { nil } }
       }
