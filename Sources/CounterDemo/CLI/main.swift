@@ -37,7 +37,7 @@ case .run:
     let reader = LineReader()
     let input = TerminalInput(
       read: { await reader.nextBytes() }, emit: { Terminal.emit($0) }, emitBytes: { Terminal.emit(bytes: $0) })
-    session.typed = { input.typed }
+    session.typed = { input.drawn }
     session.terminalEditsLines = false
     input.redraw = { session.redrawPrompt() }
     await session.run { await input.next() }
