@@ -27,6 +27,33 @@ import Testing
     try terminal.waitFor("-- end of input: stopping the timer")
     #expect(terminal.waitForExit() == 0)
   }
+
+  @Test func ctrlDMidLineAndEscapeSequencesKeepWhatIsTyped() throws {
+    let terminal = try PseudoTerminal(running: demoExecutable())
+    defer { terminal.close() }
+    try terminal.waitFor("total: 0")
+    terminal.type("in\u{4}c\n")  // Ctrl-D after typing: the line is neither entered nor lost
+    try terminal.waitFor("counter: 1\r\n")
+    terminal.type("incx\u{1B}[D")  // Left: the line drawn again, the cursor saved before the x
+    try terminal.waitFor("\r\u{1B}[K\u{1B}[1m>\u{1B}[0m inc\u{1B}7x\u{1B}8")
+    terminal.type("\u{4}\n")  // Ctrl-D deletes the x
+    try terminal.waitFor("counter: 2\r\n")
+    terminal.type("\u{1B}")  // a bare escape, then a command, in one read or two
+    terminal.type("inc\n")
+    try terminal.waitFor("counter: 3\r\n")
+    // A title (OSC, ended by BEL and by ST), a long unknown CSI, a C1 CSI and a C1 NEL.
+    terminal.type("\u{1B}]0;title\u{7}i\u{1B}]2;title\u{1B}\\n\u{1B}[1;2;3;4;5;6;7;8;9;10;11;12mc\u{9B}31m\u{85}\n")
+    try terminal.waitFor("counter: 4\r\n")
+    terminal.type("add\u{4}")  // at the end of a typed line Ctrl-D does nothing
+    terminal.type("\n")
+    try terminal.waitFor("counter #1: 0")
+    #expect(!terminal.output.contains("error"))
+    #expect(!terminal.output.contains("title"))
+    #expect(!terminal.output.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+    terminal.type("\u{4}")  // on an empty line: the end of input
+    try terminal.waitFor("-- end of input")
+    #expect(terminal.waitForExit() == 0)
+  }
 }
 
 /// A process whose standard streams are the slave side of a pseudo-terminal.

@@ -10,7 +10,7 @@ import ValueStore
 /// A line of input.
 enum InputLine: Equatable, Sendable {
   /// A line, decoded leniently: invalid UTF-8 becomes U+FFFD, a trailing `\r` is dropped;
-  /// `terminated` is false for a last line that the end of input ended (Ctrl-D after typing).
+  /// `terminated` is false for a last line that the end of input ended (no newline before it).
   case text(String, terminated: Bool = true)
   /// A line longer than ``LineReader/maxLineBytes``; only its length is kept.
   case tooLong(byteCount: Int)

@@ -67,11 +67,11 @@ struct Options: Equatable {
       \(commands.joined(separator: "\n"))
 
       A bad command prints one error line and changes nothing; the commands after it still run.
-      Lines longer than \(LineReader.maxLineBytes) bytes are ignored with an error. At a terminal the
-      demo edits the line itself (backspace, Ctrl-U, Ctrl-W; Ctrl-D ends the input), so what you
-      type stays on screen when the timer redraws. Where it cannot, the terminal's own editor cuts
-      what is typed at \(LineReader.terminalLineBytes) bytes; a line it cut is ignored with an error
-      too (pipe long input instead).
+      Lines longer than \(LineReader.maxLineBytes) bytes are ignored with an error. At a terminal the demo edits the line
+      itself, as a shell does (Left, Right, Home, End, Delete, backspace, Ctrl-U, Ctrl-W; Ctrl-D on
+      an empty line ends the input), so what you type stays on screen when the timer redraws. Where
+      it cannot, the terminal's own editor cuts what is typed at \(LineReader.terminalLineBytes) bytes; a line it cut is ignored
+      with an error too (pipe long input instead).
 
       Time: when standard input is a terminal, the session is interactive and time is real.
       Otherwise (piped input, or --script) the session is scripted and time is virtual: it stands

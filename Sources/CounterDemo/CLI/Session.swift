@@ -19,7 +19,8 @@ final class Session {
   private let write: @Sendable (String) -> Void
   /// Writes to the terminal without a newline (the prompt, redraws).
   private let emit: ([UInt8]) -> Void
-  /// What is typed of the next line, redrawn after the prompt (known when ``LineEditor`` edits).
+  /// What is typed of the next line, as redrawn after the prompt, with the cursor in place (known
+  /// when ``LineEditor`` edits).
   var typed: () -> [UInt8] = { [] }
   /// Whether the terminal's own line editor is in use (interactive, and not replaced by
   /// ``LineEditor``): it cuts long lines.
@@ -83,7 +84,7 @@ final class Session {
       report("line \(lineNumber) is \(byteCount) bytes long, over the limit of \(LineReader.maxLineBytes) bytes; it was ignored")
       return true
     case let .text(line, terminated):
-      // Ctrl-D after typing: the cursor is still on the typed text; output starts on a new line.
+      // Input ended after typing: the cursor is still on the typed text; output starts on a new line.
       if isInteractive && !terminated { write("") }
       // A terminal cuts a typed line at its limit and drops the rest: a line that long was cut.
       if terminalEditsLines && line.utf8.count >= LineReader.terminalLineBytes {

@@ -34,8 +34,10 @@ case .run:
     await session.run { lines.popFirst() }
   } else if isInteractive && RawMode.enter() {
     // The demo edits the line itself, so that a redraw between commands keeps what is typed.
-    let input = TerminalInput(reader: LineReader(), emit: { Terminal.emit($0) }, emitBytes: { Terminal.emit(bytes: $0) })
-    session.typed = { input.typed }
+    let reader = LineReader()
+    let input = TerminalInput(
+      read: { await reader.nextBytes() }, emit: { Terminal.emit($0) }, emitBytes: { Terminal.emit(bytes: $0) })
+    session.typed = { input.drawn }
     session.terminalEditsLines = false
     input.redraw = { session.redrawPrompt() }
     await session.run { await input.next() }
