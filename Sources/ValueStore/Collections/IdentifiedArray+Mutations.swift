@@ -18,7 +18,7 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func append(_ element: consuming Element) -> (inserted: Bool, index: Int) {
     let id = _id(element)
-    return _append(element, id: id)
+    return _append(consume element, id: id)
   }
 
   /// `append(_:)` for an element whose id is `id`.
@@ -50,7 +50,7 @@ extension IdentifiedArray {
   public mutating func insert(_ element: consuming Element, at offset: Int) -> (inserted: Bool, index: Int) {
     let id = _id(element)
     if let existing = _offsets[id] { return (false, existing) }
-    _insertNew(element, id: id, at: offset)
+    _insertNew(consume element, id: id, at: offset)
     return (true, offset)
   }
 

@@ -36,7 +36,7 @@ extension _IdentifiedArrayRangeReplaceable {
   ///     let add: (inout IdentifiedArrayOf<Todo>) -> Void = { $0.append(tea) }
   @inlinable
   public mutating func append(_ element: __owned Element) {
-    let _: (inserted: Bool, index: Int) = append(element)
+    let _: (inserted: Bool, index: Int) = append(consume element)
   }
 
   /// Inserts an element unless one with its id is present (``IdentifiedArray/insert(_:at:)``).
@@ -44,7 +44,7 @@ extension _IdentifiedArrayRangeReplaceable {
   ///     let add: (inout IdentifiedArrayOf<Todo>) -> Void = { $0.insert(bread, at: 0) }
   @inlinable
   public mutating func insert(_ element: __owned Element, at offset: Index) {
-    let _: (inserted: Bool, index: Int) = insert(element, at: offset)
+    let _: (inserted: Bool, index: Int) = insert(consume element, at: offset)
   }
 }
 

@@ -20,7 +20,7 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func update(_ element: consuming Element, at offset: Int) -> Element {
     _checkIDUnchanged(element, at: offset)
-    return _replace(at: offset, with: element)
+    return _replace(at: offset, with: consume element)
   }
 
   /// Replaces the element with the id of `element` where it is, or appends `element` if the id
@@ -35,7 +35,7 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func updateOrAppend(_ element: consuming Element) -> Element? {
     let id = _id(element)
-    return _updateOrAppend(element, id: id)
+    return _updateOrAppend(consume element, id: id)
   }
 
   /// Replaces the element with the id of `element` where it is, or inserts `element` at
@@ -58,8 +58,8 @@ extension IdentifiedArray {
     _ element: consuming Element, at offset: Int
   ) -> (originalMember: Element?, index: Int) {
     let id = _id(element)
-    if let existing = _offsets[id] { return (_replace(at: existing, with: element), existing) }
-    _insertNew(element, id: id, at: offset)
+    if let existing = _offsets[id] { return (_replace(at: existing, with: consume element), existing) }
+    _insertNew(consume element, id: id, at: offset)
     return (nil, offset)
   }
 
@@ -67,8 +67,8 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   internal mutating func _updateOrAppend(_ element: consuming Element, id: ID) -> Element? {
-    if let offset = _offsets[id] { return _replace(at: offset, with: element) }
-    _append(element, id: id)
+    if let offset = _offsets[id] { return _replace(at: offset, with: consume element) }
+    _append(consume element, id: id)
     return nil
   }
 
@@ -79,9 +79,9 @@ extension IdentifiedArray {
   internal mutating func _place(_ element: consuming Element, id: ID, at position: Int) {
     if let other = _offsets[id] {
       _swapStorage(position, other)
-      _replace(at: position, with: element)
+      _replace(at: position, with: consume element)
     } else {
-      var old = element
+      var old = consume element
       swap(&old, &_elements[position])
       let oldID = _ids[position]
       _ids[position] = id

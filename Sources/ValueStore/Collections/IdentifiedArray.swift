@@ -377,7 +377,7 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   internal mutating func _replace(at offset: Int, with element: consuming Element) -> Element {
-    var old = element
+    var old = consume element
     swap(&old, &_elements[offset])
     _didReplace(old: old, at: offset)
     return old
@@ -388,7 +388,7 @@ extension IdentifiedArray {
   internal mutating func _store(_ element: consuming Element, forID id: ID) {
     let elementID = _id(element)
     precondition(elementID == id, Self._idMismatchMessage(subscriptID: id, elementID: elementID))
-    _updateOrAppend(element, id: id)
+    _updateOrAppend(consume element, id: id)
   }
 
   /// Appends `elements`, trapping on a duplicate id. Calls no hook (for initializers).
