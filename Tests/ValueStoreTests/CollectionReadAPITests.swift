@@ -115,6 +115,10 @@ import Testing
     ("elements", { _ = $0.elements == [Note(id: 1), Note(id: 2)] }),
     ("filter (its own)", { _ = $0.filter { $0.text.isEmpty }.count }),
     ("description", { _ = $0.description }),
+    ("debugDescription", { _ = $0.debugDescription }),
+    ("Mirror", { _ = Mirror(reflecting: $0).children.map { "\($0.value)" } }),
+    ("sorted (its own)", { _ = $0.sorted { $0.text < $1.text }.count }),
+    ("IdentifiedArray(slice)", { _ = IdentifiedArray($0[...]).map(\.text) }),
   ]
 
   @Test(arguments: 0..<wholeReads.count)
@@ -142,6 +146,8 @@ import Testing
     ("isEmpty", { _ = $0.isEmpty }), ("count", { _ = $0.count }), ("first", { _ = $0.first }),
     ("filter", { _ = $0.filter { $0 > 1 }.count }), ("Array(_:)", { _ = Array($0) }),
     ("==", { _ = $0 == IdentifiedArray(uniqueElements: [1], id: \.self) }), ("sum", { _ = $0.reduce(0, +) }),
+    ("contains(element)", { _ = $0.contains(3) }), ("debugDescription", { _ = $0.debugDescription }),
+    ("sorted()", { _ = $0.sorted().count }), ("IdentifiedArray(slice)", { _ = IdentifiedArray($0[1...]).count }),
   ]
 
   @Test(arguments: 0..<plainReads.count)

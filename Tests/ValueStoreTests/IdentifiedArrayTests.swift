@@ -125,6 +125,142 @@ struct IdentifiedArrayTests {
     try array._checkInvariants()
   }
 
+  /// Upstream's rule: the element set lands at the position; an element whose id was elsewhere
+  /// comes from there (the one at the position takes its place), a new id removes the element
+  /// at the position. (It trapped before issue 32.)
+  @Test func settingAtIndexWithOtherIDMovesOrReplaces() throws {
+    var array = todos(1, 2, 3)
+    array[0] = Todo(id: 3, title: "three")
+    #expect(Array(array.ids) == [3, 2, 1])
+    #expect(array.map(\.title) == ["three", "t2", "t1"])
+    try array._checkInvariants()
+    array[1] = Todo(id: 9, title: "nine")
+    #expect(Array(array.ids) == [3, 9, 1])
+    #expect(array.index(id: 9) == 1 && !array.contains(id: 2))
+    try array._checkInvariants()
+    array[2] = Todo(id: 1, title: "one")
+    #expect(array.map(\.title) == ["three", "nine", "one"])
+    try array._checkInvariants()
+  }
+
+  @Test func sliceAlgorithmsWriteBackByPosition() throws {
+    var array = todos(1, 2, 3, 4)
+    array[0..<2].reverse()
+    array[2...].sort { $0.id > $1.id }
+    #expect(Array(array.ids) == [2, 1, 4, 3])
+    try array._checkInvariants()
+  }
+
+  /// `append` and `insert` keep a present id's element whether called for their result, in a
+  /// closure that returns `Void`, or through `RangeReplaceableCollection` (whose own versions
+  /// would replace it).
+  @Test func appendAndInsertMeanTheSameInEveryContext() throws {
+    func appendGenerically<C: RangeReplaceableCollection>(_ collection: inout C, _ element: C.Element) {
+      collection.append(element)
+    }
+    func insertGenerically<C: RangeReplaceableCollection>(_ collection: inout C, _ element: C.Element) {
+      collection.insert(element, at: collection.startIndex)
+    }
+    let ways: [(String, (inout IdentifiedArrayOf<Todo>, Todo) -> Void)] = [
+      ("statement", { array, todo in
+        array.append(todo)
+        array.insert(todo, at: 0)
+      }),
+      ("Void closure", { $0.append($1) }),
+      ("Void closure, insert", { $0.insert($1, at: 0) }),
+      ("generic", { appendGenerically(&$0, $1) }),
+      ("generic, insert", { insertGenerically(&$0, $1) }),
+    ]
+    for (name, write) in ways {
+      var array = todos(1, 2)
+      write(&array, Todo(id: 1, title: "other"))
+      #expect(array.map(\.title) == ["t1", "t2"], "\(name)")
+      write(&array, Todo(id: 3, title: "t3"))
+      #expect(Set(array.ids) == [1, 2, 3], "\(name)")
+      try array._checkInvariants()
+    }
+  }
+
+  // MARK: Updates
+
+  @Test func updateOrAppendAndUpdateOrInsertKeepAPresentElementsPlace() throws {
+    var array = todos(1, 2, 3)
+    #expect(array.updateOrAppend(Todo(id: 2, title: "two"))?.title == "t2")
+    #expect(array.updateOrInsert(Todo(id: 3, title: "three"), at: 0) == (Todo(id: 3, title: "t3"), 2))
+    #expect(array.updateOrInsert(Todo(id: 0, title: "zero"), at: 1) == (nil, 1))
+    #expect(array.updateOrAppend(Todo(id: 4, title: "four")) == nil)
+    #expect(Array(array.ids) == [1, 0, 2, 3, 4])
+    #expect(array.map(\.title) == ["t1", "zero", "two", "three", "four"])
+    try array._checkInvariants()
+  }
+
+  // MARK: Range replacement
+
+  @Test(arguments: [
+    // (range, new ids, expected ids)
+    (1..<3, [7, 8], [1, 7, 8, 4]),
+    (0..<0, [9], [9, 1, 2, 3, 4]),
+    (4..<4, [9], [1, 2, 3, 4, 9]),
+    (0..<4, [], []),
+    (0..<1, [9, 4], [9, 2, 3, 4]),  // 4 is outside the range: replaced where it is
+    (0..<2, [2, 9], [2, 9, 3, 4]),  // 2 is inside: stored again in the block
+    (1..<1, [5, 6, 5], [1, 6, 5, 2, 3, 4]),  // a repeated id lands where its last occurrence would
+  ])
+  func replaceSubrangeFollowsUpstream(range: Range<Int>, newIDs: [Int], expected: [Int]) throws {
+    var array = todos(1, 2, 3, 4)
+    array.replaceSubrange(range, with: newIDs.enumerated().map { Todo(id: $1, title: "new\($0)") })
+    #expect(Array(array.ids) == expected)
+    // Every new id holds the value of its first occurrence in the new elements.
+    for id in Set(newIDs) {
+      #expect(array[id: id]?.title == "new\(newIDs.firstIndex(of: id)!)")
+    }
+    try array._checkInvariants()
+  }
+
+  @Test func replaceSubrangeWithTheSameElementsChangesNothing() throws {
+    var array = todos(1, 2, 3)
+    let structure = tracking { _ = array.count }
+    array.replaceSubrange(0..<2, with: Array(array[0..<2]))
+    #expect(Array(array.ids) == [1, 2, 3])
+    #expect(structure.count == 0)
+    try array._checkInvariants()
+  }
+
+  // MARK: Removal of ends and ranges
+
+  @Test func removeFirstLastPopLastAndSubranges() throws {
+    var array = todos(1, 2, 3, 4, 5, 6, 7, 8)
+    #expect(array.removeFirst().id == 1)
+    #expect(array.removeLast().id == 8)
+    #expect(array.popLast()?.id == 7)
+    array.removeFirst(1)
+    array.removeLast(1)
+    #expect(Array(array.ids) == [3, 4, 5])
+    array.removeSubrange(1...)
+    #expect(Array(array.ids) == [3])
+    array.removeSubrange(0..<0)
+    array.removeFirst(0)
+    #expect(array.popLast()?.id == 3)
+    #expect(array.popLast() == nil)
+    try array._checkInvariants()
+    var more = todos(1, 2, 3, 4)
+    more.removeSubrange(1..<3)
+    #expect(Array(more.ids) == [1, 4])
+    #expect(more.index(id: 4) == 1)
+    try more._checkInvariants()
+  }
+
+  @Test func sortedReturnsAnIdentifiedArrayAndLeavesTheOriginal() throws {
+    let array = todos(3, 1, 2)
+    let sorted: IdentifiedArrayOf<Todo> = array.sorted { $0.id < $1.id }
+    #expect(Array(sorted.ids) == [1, 2, 3])
+    #expect(Array(array.ids) == [3, 1, 2])
+    let plain: [Todo] = array.sorted { $0.id < $1.id }
+    #expect(plain.map(\.id) == [1, 2, 3])
+    #expect(Array(IdentifiedArray(uniqueElements: [2, 3, 1], id: \Int.self).sorted()) == [1, 2, 3])
+    try sorted._checkInvariants()
+  }
+
   // MARK: In-place mutation
 
   @Test func mutationByIDOrIndexDoesNotCopyStorage() throws {
@@ -412,13 +548,46 @@ struct IdentifiedArrayTests {
         Self.standardError(result).contains("IdentifiedArray: element id 5 does not match subscript id 1"))
     }
 
-    @Test func settingAtIndexWithOtherIDTraps() async {
+    @Test(.timeLimit(.minutes(1))) func updateAtWithOtherIDTraps() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         var array = IdentifiedArray(uniqueElements: [1, 2], id: \.self)
-        array[1] = 9
+        array.update(9, at: 1)
       }
       #expect(
         Self.standardError(result).contains("IdentifiedArray: element id changed from 2 to 9 at index 1"))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func uniquingWithAnotherIDTraps() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = IdentifiedArray([1, 2, 1], id: \Int.self) { _, _ in 5 }
+      }
+      #expect(
+        Self.standardError(result).contains("IdentifiedArray: element id changed from 1 to 5 at index 0"))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func uncheckedUniqueElementsStillTrapOnADuplicate() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = IdentifiedArray(uncheckedUniqueElements: [1, 3, 3], id: \Int.self)
+      }
+      #expect(Self.standardError(result).contains("IdentifiedArray: duplicate id 3"))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func removingFromAnEmptyArrayTraps() async {
+      let first = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        var array = IdentifiedArray<Int, Int>(id: \.self)
+        array.removeFirst()
+      }
+      #expect(Self.standardError(first).contains("IdentifiedArray: removeFirst() on an empty array"))
+      let last = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        var array = IdentifiedArray<Int, Int>(id: \.self)
+        array.removeLast()
+      }
+      #expect(Self.standardError(last).contains("IdentifiedArray: removeLast() on an empty array"))
+      let many = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        var array = IdentifiedArray(uniqueElements: [1], id: \Int.self)
+        array.removeLast(2)
+      }
+      #expect(Self.standardError(many).contains("IdentifiedArray: cannot remove 2 elements of 1"))
     }
 
     @Test func changingIDInPlaceAtIndexTraps() async {

@@ -7,7 +7,7 @@
 
 /// Reads of a collection's structure only (its count, ids, order).
 enum RelStructureRead: CaseIterable, Hashable, Sendable {
-  case isEmpty, endIndex, indices, underestimatedCount, ids
+  case isEmpty, endIndex, indices, underestimatedCount, ids, containsElement
 
   func read(_ rows: IdentifiedArrayOf<Row>) -> String {
     switch self {
@@ -16,6 +16,7 @@ enum RelStructureRead: CaseIterable, Hashable, Sendable {
     case .indices: "\(rows.indices.count)"
     case .underestimatedCount: "\(rows.underestimatedCount)"
     case .ids: "\(rows.ids.count)"
+    case .containsElement: "\(rows.contains(Row(id: 1)))"
     }
   }
 
@@ -23,6 +24,7 @@ enum RelStructureRead: CaseIterable, Hashable, Sendable {
     switch self {
     case .isEmpty: "\(rows.rows.isEmpty)"
     case .endIndex, .indices, .underestimatedCount, .ids: "\(rows.rows.count)"
+    case .containsElement: "\(rows.index(1) != nil)"
     }
   }
 }
@@ -30,7 +32,7 @@ enum RelStructureRead: CaseIterable, Hashable, Sendable {
 /// Reads of every element's `count`, in order, through each bulk path of the standard library and
 /// of the array itself.
 enum RelCountsRead: CaseIterable, Hashable, Sendable {
-  case filter, reduce, array, elements, lazy, contiguousStorage, slice, enumerated, compactMap
+  case filter, reduce, array, elements, lazy, contiguousStorage, slice, enumerated, compactMap, sorted, sliceInit
 
   func read(_ rows: IdentifiedArrayOf<Row>) -> String {
     let counts: [Int] =
@@ -44,6 +46,8 @@ enum RelCountsRead: CaseIterable, Hashable, Sendable {
       case .slice: rows[rows.startIndex..<rows.endIndex].map(\.count)
       case .enumerated: rows.enumerated().map { $1.count }
       case .compactMap: rows.compactMap { $0.count }
+      case .sorted: rows.sorted { _, _ in false }.map(\.count)
+      case .sliceInit: IdentifiedArray(rows[...]).map(\.count)
       }
     return "\(counts)"
   }

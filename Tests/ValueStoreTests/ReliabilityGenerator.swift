@@ -157,26 +157,42 @@ struct RelGenerator {
     case 45..<46: return .modeFromChild
     case 46..<47: return .modeFromCopy(k)
     case 47..<51: return .rowsAppend(id)
-    case 51..<52: return .rowsInsert(id, at: r.int(0...4))
+    case 51..<52: return r.chance(50) ? .rowsInsert(id, at: r.int(0...4)) : .rowsUpdateOrInsert(id, r.pick([0, 1]), at: r.int(0...4))
     case 52..<53: return .rowsAppendCopy(k)
-    case 53..<56: return r.chance(70) ? .rowsRemove(id) : .rowsSetNil(id)
+    case 53..<56: return r.pick([.rowsRemove(id), .rowsRemove(id), .rowsSetNil(id), .rowsRemoveElement(id)])
     case 56..<63: return .rowAdd(id, d)
     case 63..<65: return .rowTitle(id, s)
-    case 65..<67: return r.chance(50) ? .rowSetNew(id, r.pick([0, 1])) : .rowReplaceInPlace(id, r.pick([0, 1]))
+    case 65..<67:
+      let c = r.pick([0, 1])
+      return r.pick([.rowSetNew(id, c), .rowReplaceInPlace(id, c), .rowsUpdateOrAppend(id, c), .rowsUpdateAt(r.int(0...4), c)])
     case 67..<70: return .rowSetCopy(k)
-    case 70..<72: return .rowsMove(r.int(0...4), to: r.int(0...5))
-    case 72..<73: return .rowsSwap(r.int(0...4), r.int(0...4))
-    case 73..<75: return r.chance(50) ? .rowsSortByCount : .rowsSortByID(descending: r.chance(50))
+    case 70..<72: return r.chance(60) ? .rowsMove(r.int(0...4), to: r.int(0...5)) : .rowsSetAt(r.int(0...4), id)
+    case 72..<73: return r.chance(60) ? .rowsSwap(r.int(0...4), r.int(0...4)) : .rowsReverseFirstHalf
+    case 73..<75:
+      let descending = r.chance(50)
+      return r.pick([.rowsSortByCount, .rowsSortByID(descending: descending), .rowsSortGeneric(descending: descending),
+        .rowsSortUsing(descending: descending)])
     case 75..<76: return .rowsRemoveOdd
-    case 76..<77: return .rowsRebuilt
-    case 77..<80: return .rowsFromCopy(k)
-    case 80..<85: return .rootCopyDiscarded(editStep(&r))
-    case 85..<88: return r.chance(50) ? .rootReset : .rootNewShared(r.pick([0, 1]))
+    case 76..<77: return .rowsRebuilt(r.pick(RelRebuild.allCases))
+    case 77..<79: return .rowsFromCopy(k)
+    case 79..<83: return rangeStep(&r)
+    case 83..<86: return .rootCopyDiscarded(editStep(&r))
+    case 86..<88: return r.chance(50) ? .rootReset : .rootNewShared(r.pick([0, 1]))
     case 88..<94: return .rootFromCopy(k)
     default:
       let k = r.int(0...RelCopies.snapshotSlots - 1)
       return r.chance(50) ? .rootFromSnapshot(k) : .rootUpdatedFromSnapshot(k)
     }
+  }
+
+  /// A removal or replacement of a range of rows, or of several rows at once (issue 32's API).
+  func rangeStep(_ r: inout RelRandom) -> RelStep {
+    let (a, b) = (r.int(0...4), r.int(0...4))
+    let ids = (0..<r.int(0...3)).map { _ in r.pick(Self.ids) }
+    return r.pick([
+      .rowsRemoveFirst(r.int(0...2)), .rowsRemoveLast(r.int(0...2)), .rowsPopLast, .rowsRemoveSubrange(a, b),
+      .rowsReplaceSubrange(a, b, ids), .rowsReplaceSubrange(a, b, ids), .rowsAppendContents(ids),
+    ])
   }
 
   /// A step that edits a copy: it names no other copy (the copies are being edited in place).
@@ -186,6 +202,8 @@ struct RelGenerator {
       .addCount(d), .setName(s), .childAdd(d), .childAdd(d), .childTitle(s), .childAppendTitle(s), .childNew(0),
       .optionalAdd(d), .optionalNil, .modeAdd(d), .modeAddInPlace(d), .modeNoteAppend(s), .rowAdd(id, d), .rowAdd(id, d), .rowTitle(id, s),
       .rowsAppend(id), .rowsRemove(id), .rowsSortByID(descending: true), .rowSetNew(id, 0), .rowReplaceInPlace(id, 0),
+      .rowsUpdateOrAppend(id, 1), .rowsRemoveFirst(1), .rowsSetAt(0, id), .rowsReplaceSubrange(0, 1, [id]),
+      .rowsSortGeneric(descending: true),
     ])
   }
 }

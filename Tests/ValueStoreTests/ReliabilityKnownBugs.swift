@@ -276,7 +276,10 @@ extension RelStep {
 
   var removesAnElement: Bool {
     switch self {
-    case .rowsRemove, .rowsSetNil, .rowSetNew, .rowReplaceInPlace, .rowsRemoveOdd, .rowsFromCopy, .rowsRebuilt: true
+    case .rowsRemove, .rowsSetNil, .rowSetNew, .rowReplaceInPlace, .rowsRemoveOdd, .rowsFromCopy, .rowsRebuilt,
+      .rowsRemoveElement, .rowsUpdateAt, .rowsUpdateOrAppend, .rowsUpdateOrInsert, .rowsRemoveFirst, .rowsRemoveLast,
+      .rowsPopLast, .rowsRemoveSubrange, .rowsReplaceSubrange, .rowsSetAt:
+      true
     default: false
     }
   }
@@ -286,9 +289,13 @@ extension RelStep {
     switch self {
     case let .rowAdd(other, _), let .rowTitle(other, _), let .rowSetNew(other, _), let .rowReplaceInPlace(other, _),
       let .rowsRemove(other),
-      let .rowsSetNil(other):
+      let .rowsSetNil(other), let .rowsRemoveElement(other), let .rowsUpdateOrAppend(other, _),
+      let .rowsUpdateOrInsert(other, _, _):
       other == id
-    case .rowsRemoveOdd: true
+    // By offset: any row.
+    case .rowsRemoveOdd, .rowsUpdateAt, .rowsRemoveFirst, .rowsRemoveLast, .rowsPopLast, .rowsRemoveSubrange,
+      .rowsReplaceSubrange, .rowsSetAt:
+      true
     default: false
     }
   }

@@ -97,6 +97,9 @@ extension RelStep {
       }
     case let .rowsFromCopy(k):
       if let r = copy(k).rows { s.throughSlot(t) { $0.rows = r.assignedToField(t) } }
+    case .rowsRebuilt(.copy):
+      // A copy of the array written back where it came from.
+      s.throughSlot(t) { $0.rows = $0.rows.assignedToField(t) }
     case .rowsRebuilt:
       s.throughSlot(t) {
         var rebuilt = MRows(t)
@@ -104,7 +107,9 @@ extension RelStep {
         $0.rows = rebuilt
       }
     case .rowsAppend, .rowsInsert, .rowsRemove, .rowsSetNil, .rowAdd, .rowTitle, .rowSetNew, .rowReplaceInPlace,
-      .rowsMove, .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd:
+      .rowsMove, .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd, .rowsRemoveElement, .rowsAppendContents,
+      .rowsUpdateAt, .rowsUpdateOrAppend, .rowsUpdateOrInsert, .rowsRemoveFirst, .rowsRemoveLast, .rowsPopLast,
+      .rowsRemoveSubrange, .rowsReplaceSubrange, .rowsSetAt, .rowsSortGeneric, .rowsSortUsing, .rowsReverseFirstHalf:
       s.throughSlot(t) { applyToRows(&$0.rows, t) }
     case .rootReset: s = MState(t)
     case let .rootNewShared(n):
@@ -128,12 +133,12 @@ extension RelStep {
         let offset = at % (rows.rows.count + 1)
         rows.restructure(t) { $0.insert(MChild(id: id, t), at: offset) }
       }
-    case let .rowsRemove(id), let .rowsSetNil(id):
+    case let .rowsRemove(id), let .rowsSetNil(id), let .rowsRemoveElement(id):
       if let i = rows.index(id) { rows.restructure(t) { _ = $0.remove(at: i) } }
     case .rowAdd, .rowTitle:
       if case let .rowAdd(id, _) = self, let i = rows.index(id) { applyToChild(&rows.rows[i], t) }
       if case let .rowTitle(id, _) = self, let i = rows.index(id) { applyToChild(&rows.rows[i], t) }
-    case let .rowSetNew(id, c):
+    case let .rowSetNew(id, c), let .rowsUpdateOrAppend(id, c):
       if let i = rows.index(id) {
         rows.rows[i] = MChild(id: id, count: c, t)  // a different value, even if equal (T6)
       } else {
@@ -151,9 +156,55 @@ extension RelStep {
     case let .rowsSwap(i, j):
       guard !rows.rows.isEmpty else { return }
       rows.restructure(t) { $0.swapAt(i % $0.count, j % $0.count) }
-    case let .rowsSortByID(descending): rows.restructure(t) { $0.sort { descending ? $0.id > $1.id : $0.id < $1.id } }
+    case let .rowsSortByID(descending), let .rowsSortGeneric(descending), let .rowsSortUsing(descending):
+      rows.restructure(t) { $0.sort { descending ? $0.id > $1.id : $0.id < $1.id } }
     case .rowsSortByCount: rows.restructure(t) { $0.sort { $0.count < $1.count } }
     case .rowsRemoveOdd: rows.restructure(t) { $0.removeAll { !$0.count.isMultiple(of: 2) } }
+    case let .rowsAppendContents(ids):
+      rows.restructure(t) { rows in
+        for id in ids where !rows.contains(where: { $0.id == id }) { rows.append(MChild(id: id, t)) }
+      }
+    case let .rowsUpdateAt(i, c):
+      guard !rows.rows.isEmpty else { return }
+      let offset = i % rows.rows.count
+      rows.rows[offset] = MChild(id: rows.rows[offset].id, count: c, t)
+    case let .rowsUpdateOrInsert(id, c, at):
+      if let i = rows.index(id) {
+        rows.rows[i] = MChild(id: id, count: c, t)
+      } else {
+        let offset = at % (rows.rows.count + 1)
+        rows.restructure(t) { $0.insert(MChild(id: id, count: c, t), at: offset) }
+      }
+    case let .rowsRemoveFirst(k): rows.restructure(t) { $0.removeFirst(min(k, $0.count)) }
+    case let .rowsRemoveLast(k): rows.restructure(t) { $0.removeLast(min(k, $0.count)) }
+    case .rowsPopLast: rows.restructure(t) { _ = $0.popLast() }
+    case let .rowsRemoveSubrange(a, b):
+      rows.restructure(t) { $0.removeSubrange(relRange(a, b, count: $0.count)) }
+    case let .rowsReplaceSubrange(a, b, ids):
+      // As swift-identified-collections: the range removed, then each new row from the last, an
+      // id still present replaced where it is, any other inserted at the range's start.
+      rows.restructure(t) { rows in
+        let range = relRange(a, b, count: rows.count)
+        rows.removeSubrange(range)
+        for id in ids.reversed() {
+          if let i = rows.firstIndex(where: { $0.id == id }) {
+            rows[i] = MChild(id: id, t)
+          } else {
+            rows.insert(MChild(id: id, t), at: range.lowerBound)
+          }
+        }
+      }
+    case let .rowsSetAt(i, id):
+      guard !rows.rows.isEmpty else { return }
+      let offset = i % rows.rows.count
+      // The row with `id` comes to `offset` (the one there goes where it was), or replaces it.
+      if let other = rows.index(id), other != offset { rows.restructure(t) { $0.swapAt(offset, other) } }
+      if rows.rows[offset].id == id {
+        rows.rows[offset] = MChild(id: id, t)
+      } else {
+        rows.restructure(t) { $0[offset] = MChild(id: id, t) }
+      }
+    case .rowsReverseFirstHalf: rows.restructure(t) { $0[..<($0.count / 2)].reverse() }
     default: break
     }
   }

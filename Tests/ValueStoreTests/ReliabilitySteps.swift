@@ -24,7 +24,17 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
   /// element dies out of its slot).
   case rowReplaceInPlace(Int, Int)
   case rowsMove(Int, to: Int), rowsSwap(Int, Int), rowsSortByID(descending: Bool), rowsSortByCount
-  case rowsRemoveOdd, rowsRebuilt, rowsFromCopy(Int)
+  case rowsRemoveOdd, rowsRebuilt(RelRebuild), rowsFromCopy(Int)
+  // The API of swift-identified-collections (issue 32). `a, b` name a range of offsets (`relRange`).
+  case rowsRemoveElement(Int), rowsAppendContents([Int])
+  case rowsUpdateAt(Int, Int), rowsUpdateOrAppend(Int, Int), rowsUpdateOrInsert(Int, Int, at: Int)
+  case rowsRemoveFirst(Int), rowsRemoveLast(Int), rowsPopLast, rowsRemoveSubrange(Int, Int)
+  case rowsReplaceSubrange(Int, Int, [Int])
+  /// `rows[i] = Row(id: id)`: an element set at an offset, whatever id is there.
+  case rowsSetAt(Int, Int)
+  /// The standard library's generic sort (it writes the sorted elements back by position),
+  /// the array's `sort(using:)`, and a slice reversed in place (written back by position).
+  case rowsSortGeneric(descending: Bool), rowsSortUsing(descending: Bool), rowsReverseFirstHalf
   /// `var c = state; <step on c>` — the copy is discarded (S11)
   case rootCopyDiscarded(RelStep)
   case rootReset, rootFromCopy(Int), rootFromSnapshot(Int)
@@ -81,7 +91,22 @@ indirect enum RelStep: Hashable, Sendable, CustomStringConvertible {
     case let .rowsSortByID(descending): "rows.sort { $0.id \(descending ? ">" : "<") $1.id }"
     case .rowsSortByCount: "rows.sort { $0.count < $1.count }"
     case .rowsRemoveOdd: "rows.removeAll { $0.count is odd }"
-    case .rowsRebuilt: "rows = IdentifiedArray(uniqueElements: rows.elements)"
+    case let .rowsRebuilt(how): "rows = \(how)"
+    case let .rowsRemoveElement(id): "rows.remove(Row(id: \(id)))"
+    case let .rowsAppendContents(ids): "rows.append(contentsOf: \(ids.map { "Row(id: \($0))" }))"
+    case let .rowsUpdateAt(i, c): "rows.update(Row(id: rows.ids[\(i) % count], count: \(c)), at: \(i) % count)"
+    case let .rowsUpdateOrAppend(id, c): "rows.updateOrAppend(Row(id: \(id), count: \(c)))"
+    case let .rowsUpdateOrInsert(id, c, at): "rows.updateOrInsert(Row(id: \(id), count: \(c)), at: \(at) % (count + 1))"
+    case let .rowsRemoveFirst(k): k == 1 ? "rows.removeFirst()" : "rows.removeFirst(min(\(k), count))"
+    case let .rowsRemoveLast(k): k == 1 ? "rows.removeLast()" : "rows.removeLast(min(\(k), count))"
+    case .rowsPopLast: "rows.popLast()"
+    case let .rowsRemoveSubrange(a, b): "rows.removeSubrange(relRange(\(a), \(b)))"
+    case let .rowsReplaceSubrange(a, b, ids):
+      "rows.replaceSubrange(relRange(\(a), \(b)), with: \(ids.map { "Row(id: \($0))" }))"
+    case let .rowsSetAt(i, id): "rows[\(i) % count] = Row(id: \(id))"
+    case let .rowsSortGeneric(descending): "MutableCollection.sort(&rows) { $0.id \(descending ? ">" : "<") $1.id }"
+    case let .rowsSortUsing(descending): "rows.sort(using: KeyPathComparator(\\.id\(descending ? ", order: .reverse" : "")))"
+    case .rowsReverseFirstHalf: "rows[..<(count / 2)].reverse()"
     case let .rowsFromCopy(k): "rows = copies[\(k)]"
     case let .rootCopyDiscarded(step): "var c = state; c: \(step) (discarded)"
     case .rootReset: "state = State()"
@@ -185,9 +210,11 @@ extension RelStep {
     case let .rowSetCopy(k): if let r = env.copies[k].row { state.rows[id: r.id] = r }
     case let .rowsAppendCopy(k): if let r = env.copies[k].row { state.rows.append(r) }
     case let .rowsFromCopy(k): if let r = env.copies[k].rows { state.rows = r }
-    case .rowsRebuilt: state.rows = IdentifiedArray(uniqueElements: state.rows.elements)
+    case let .rowsRebuilt(how): state.rows = how.rebuild(state.rows)
     case .rowsAppend, .rowsInsert, .rowsRemove, .rowsSetNil, .rowAdd, .rowTitle, .rowSetNew, .rowReplaceInPlace,
-      .rowsMove, .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd:
+      .rowsMove, .rowsSwap, .rowsSortByID, .rowsSortByCount, .rowsRemoveOdd, .rowsRemoveElement, .rowsAppendContents,
+      .rowsUpdateAt, .rowsUpdateOrAppend, .rowsUpdateOrInsert, .rowsRemoveFirst, .rowsRemoveLast, .rowsPopLast,
+      .rowsRemoveSubrange, .rowsReplaceSubrange, .rowsSetAt, .rowsSortGeneric, .rowsSortUsing, .rowsReverseFirstHalf:
       applyToRows(&state.rows)
     case let .rootCopyDiscarded(step):
       var copy = state
@@ -223,6 +250,36 @@ extension RelStep {
     case let .rowsSortByID(descending): rows.sort { descending ? $0.id > $1.id : $0.id < $1.id }
     case .rowsSortByCount: rows.sort { $0.count < $1.count }
     case .rowsRemoveOdd: rows.removeAll { !$0.count.isMultiple(of: 2) }
+    case let .rowsRemoveElement(id): rows.remove(Row(id: id))
+    case let .rowsAppendContents(ids): rows.append(contentsOf: ids.map { Row(id: $0) })
+    case let .rowsUpdateAt(i, c):
+      guard !rows.isEmpty else { return }
+      let offset = i % rows.count
+      rows.update(Row(id: rows.ids[offset], count: c), at: offset)
+    case let .rowsUpdateOrAppend(id, c): rows.updateOrAppend(Row(id: id, count: c))
+    case let .rowsUpdateOrInsert(id, c, at): rows.updateOrInsert(Row(id: id, count: c), at: at % (rows.count + 1))
+    case let .rowsRemoveFirst(k):
+      if k != 1 {
+        rows.removeFirst(min(k, rows.count))
+      } else if !rows.isEmpty {
+        rows.removeFirst()
+      }
+    case let .rowsRemoveLast(k):
+      if k != 1 {
+        rows.removeLast(min(k, rows.count))
+      } else if !rows.isEmpty {
+        rows.removeLast()
+      }
+    case .rowsPopLast: _ = rows.popLast()
+    case let .rowsRemoveSubrange(a, b): rows.removeSubrange(relRange(a, b, count: rows.count))
+    case let .rowsReplaceSubrange(a, b, ids):
+      rows.replaceSubrange(relRange(a, b, count: rows.count), with: ids.map { Row(id: $0) })
+    case let .rowsSetAt(i, id):
+      guard !rows.isEmpty else { return }
+      rows[i % rows.count] = Row(id: id)
+    case let .rowsSortGeneric(descending): relSortGenerically(&rows) { descending ? $0.id > $1.id : $0.id < $1.id }
+    case let .rowsSortUsing(descending): rows.sort(using: KeyPathComparator(\.id, order: descending ? .reverse : .forward))
+    case .rowsReverseFirstHalf: rows[..<(rows.count / 2)].reverse()
     default: break
     }
   }
@@ -243,6 +300,50 @@ extension RelStep {
     case let .childTitle(s), let .rowTitle(_, s): row.title = s
     case let .childAppendTitle(s): row.title += s
     default: break
+    }
+  }
+}
+
+// MARK: - Helpers of the collection steps
+
+/// Offsets `a, b` name in a collection of `count` elements: a range within `0 ... count`.
+func relRange(_ a: Int, _ b: Int, count: Int) -> Range<Int> {
+  let lower = a % (count + 1)
+  return lower..<(lower + b % (count - lower + 1))
+}
+
+/// `MutableCollection`'s own `sort(by:)`: on a collection without contiguous storage, it sorts a
+/// copy and writes the elements back by position.
+func relSortGenerically<C: MutableCollection & RandomAccessCollection>(
+  _ collection: inout C, by areInIncreasingOrder: (C.Element, C.Element) -> Bool
+) {
+  collection.sort(by: areInIncreasingOrder)
+}
+
+/// Ways to make an identified array of the same elements: a new array (a new structure; the
+/// elements are the same values), or a copy of it (`init(_:)` of an identified array).
+enum RelRebuild: CaseIterable, Hashable, Sendable, CustomStringConvertible {
+  case uniqueElements, uncheckedUniqueElements, sequence, uniquing, slice, copy
+
+  func rebuild(_ rows: IdentifiedArrayOf<Row>) -> IdentifiedArrayOf<Row> {
+    switch self {
+    case .uniqueElements: IdentifiedArray(uniqueElements: rows.elements)
+    case .uncheckedUniqueElements: IdentifiedArray(uncheckedUniqueElements: rows.elements, id: \.id)
+    case .sequence: IdentifiedArrayOf(Array(rows.elements))
+    case .uniquing: IdentifiedArrayOf(rows.elements + rows.elements) { _, later in later }
+    case .slice: IdentifiedArray(rows[...])
+    case .copy: IdentifiedArray(rows)
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .uniqueElements: "IdentifiedArray(uniqueElements: rows.elements)"
+    case .uncheckedUniqueElements: "IdentifiedArray(uncheckedUniqueElements: rows.elements, id: \\.id)"
+    case .sequence: "IdentifiedArrayOf(Array(rows.elements))"
+    case .uniquing: "IdentifiedArrayOf(rows.elements + rows.elements) { $1 }"
+    case .slice: "IdentifiedArray(rows[...])"
+    case .copy: "IdentifiedArray(rows)"
     }
   }
 }

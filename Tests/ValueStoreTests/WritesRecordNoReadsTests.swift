@@ -98,6 +98,36 @@ extension Write {
       state.rows = []
       for id in 1...3 { state.rows.append(Row(id: id)) }
     },
+    // The API of swift-identified-collections (issue 32).
+    Write("rows.remove(element)") { $0.rows.remove(Row(id: 2)) },
+    Write("rows.append(contentsOf:)") { $0.rows.append(contentsOf: [Row(id: 1), Row(id: 9)]) },
+    Write("rows += rows") { $0.rows += [Row(id: 9)] },
+    Write("rows.append via RangeReplaceableCollection") { appendGenerically(&$0.rows, Row(id: 9)) },
+    Write("rows.insert(contentsOf:at:)") { $0.rows.insert(contentsOf: [Row(id: 9)], at: 1) },
+    Write("rows.update(_:at:)") { $0.rows.update(Row(id: 1, count: 5), at: 0) },
+    Write("rows.updateOrAppend(present)") { $0.rows.updateOrAppend(Row(id: 2, count: 5)) },
+    Write("rows.updateOrAppend(new)") { $0.rows.updateOrAppend(Row(id: 9)) },
+    Write("rows.updateOrInsert(present)") { $0.rows.updateOrInsert(Row(id: 2, count: 5), at: 0) },
+    Write("rows.updateOrInsert(new)") { $0.rows.updateOrInsert(Row(id: 9), at: 0) },
+    Write("rows.removeFirst()") { $0.rows.removeFirst() },
+    Write("rows.removeLast()") { $0.rows.removeLast() },
+    Write("rows.removeFirst(2)") { $0.rows.removeFirst(2) },
+    Write("rows.removeLast(2)") { $0.rows.removeLast(2) },
+    Write("rows.removeSubrange(0..<2)") { $0.rows.removeSubrange(0..<2) },
+    Write("rows.removeSubrange(1...)") { $0.rows.removeSubrange(1...) },
+    Write("rows.popLast()") { _ = $0.rows.popLast() },
+    Write("rows.replaceSubrange") { $0.rows.replaceSubrange(0..<2, with: [Row(id: 3), Row(id: 9)]) },
+    Write("rows[0] = row with another present id") { $0.rows[0] = Row(id: 3) },
+    Write("rows[0] = row with a new id") { $0.rows[0] = Row(id: 9) },
+    Write("rows.sort(using:)") { $0.rows.sort(using: KeyPathComparator(\.id, order: .reverse)) },
+    Write("rows.sort(using: [comparators])") { $0.rows.sort(using: [KeyPathComparator(\.id, order: .reverse), KeyPathComparator(\.id)]) },
+    Write("rows = uncheckedUniqueElements") { $0.rows = IdentifiedArray(uncheckedUniqueElements: [Row(id: 7)]) },
+    Write("rows = uncheckedUniqueElements, id:") {
+      $0.rows = IdentifiedArray(uncheckedUniqueElements: [Row(id: 7)], id: \.id)
+    },
+    Write("rows = IdentifiedArrayOf(sequence)") { $0.rows = IdentifiedArrayOf([Row(id: 7), Row(id: 8)]) },
+    Write("rows = uniquingIDsWith") { $0.rows = IdentifiedArrayOf([Row(id: 7), Row(id: 7)]) { $1 } },
+    Write("rows = uniquingIDsWith, id:") { $0.rows = IdentifiedArray([Row(id: 7), Row(id: 7)], id: \.id) { $1 } },
   ]
 
   static let stack: [Write] = [
@@ -128,6 +158,10 @@ extension Write {
 }
 
 struct CodableRow: Codable, Identifiable, Equatable, Sendable { var id: Int }
+
+private func appendGenerically<C: RangeReplaceableCollection>(_ collection: inout C, _ element: C.Element) {
+  collection.append(element)
+}
 
 /// Changes every part of the state, each in a way that notifies its readers.
 func changeEverything(_ state: inout WriteState) {

@@ -3,9 +3,10 @@
 // `MutableCollection`'s algorithms (`reverse()`, `partition(by:)`, `shuffle()`, …) go through
 // `swapAt(_:_:)` and so keep the ids in sync; the array has its own versions of them, which also
 // record no read (IdentifiedArray+Mutations.swift). The type deliberately does not implement
-// `withContiguousMutableStorageIfAvailable`, which would let them bypass it. A slice writes its
-// elements back by position, so a mutating algorithm on one (`rows[0..<2].reverse()`) traps on
-// the id check of `subscript(position:)`: use `move(fromOffsets:toOffset:)`.
+// `withContiguousMutableStorageIfAvailable`, which would let them bypass it. The standard
+// library's generic `sort()` (and so Foundation's `sort(using:)`), and a mutating algorithm on a
+// slice (`rows[0..<2].reverse()`), write the elements back by position through
+// `subscript(position:)`, which moves an element whose id is elsewhere to the position written.
 extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   /// An offset into the array; `startIndex` is always `0`.
   public typealias Index = Int
@@ -173,6 +174,18 @@ extension IdentifiedArray: CustomStringConvertible {
   public var description: String {
     _recordWholeAccess()
     return _elements.description
+  }
+}
+
+extension IdentifiedArray: CustomDebugStringConvertible {
+  /// The element type and the elements, as swift-identified-collections prints them.
+  ///
+  ///     debugPrint(scores)  // IdentifiedArray<Int>([3, 1, 2])
+  ///
+  /// - Complexity: O(*n*)
+  public var debugDescription: String {
+    _recordWholeAccess()
+    return "IdentifiedArray<\(Element.self)>(\(_elements.description))"
   }
 }
 

@@ -17,9 +17,16 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func append(_ element: consuming Element) -> (inserted: Bool, index: Int) {
+    let id = _id(element)
+    return _append(consume element, id: id)
+  }
+
+  /// `append(_:)` for an element whose id is `id`.
+  @inlinable
+  @discardableResult
+  internal mutating func _append(_ element: consuming Element, id: ID) -> (inserted: Bool, index: Int) {
     // Consumed, so that a fresh element lands with its extent unshared: detaching it then forks
     // nothing.
-    let id = _id(element)
     let result = _appendIfAbsent(consume element, id: id)
     if result.inserted {
       _didInsert(at: result.index)
@@ -33,23 +40,30 @@ extension IdentifiedArray {
   ///     todos.insert(Todo(id: 0, title: "Bread"), at: 0)  // (inserted: true, index: 0)
   ///
   /// - Parameters:
-  ///   - element: The element to insert. If its id is present, the array is left unchanged.
+  ///   - element: The element to insert. If its id is present, the array is left unchanged
+  ///     (whatever `offset` is).
   ///   - offset: An offset in `0 ... count`.
   /// - Returns: Whether the element was inserted, and the offset of the element with its id.
   /// - Complexity: O(*n*), where *n* is the number of elements after `offset`.
   @inlinable
   @discardableResult
   public mutating func insert(_ element: consuming Element, at offset: Int) -> (inserted: Bool, index: Int) {
-    precondition(
-      offset >= 0 && offset <= _elements.count, "IdentifiedArray: insertion index \(offset) is out of bounds")
     let id = _id(element)
     if let existing = _offsets[id] { return (false, existing) }
+    _insertNew(consume element, id: id, at: offset)
+    return (true, offset)
+  }
+
+  /// Inserts `element`, whose id `id` is absent, at `offset`.
+  @inlinable
+  internal mutating func _insertNew(_ element: consuming Element, id: ID, at offset: Int) {
+    precondition(
+      offset >= 0 && offset <= _elements.count, "IdentifiedArray: insertion index \(offset) is out of bounds")
     _elements.insert(consume element, at: offset)
     _ids.insert(id, at: offset)
     _reindex(from: offset)
     _didInsert(at: offset)
     _structureDidChange()
-    return (true, offset)
   }
 
   /// Removes and returns the element with the given id, or returns `nil` if there is none.
@@ -62,6 +76,18 @@ extension IdentifiedArray {
   public mutating func remove(id: ID) -> Element? {
     guard let offset = _offsets[id] else { return nil }
     return remove(at: offset)
+  }
+
+  /// Removes and returns the element with the id of `element` (its other properties are not
+  /// compared), or returns `nil` if there is none.
+  ///
+  ///     todos.remove(Todo(id: 2, title: "anything"))  // the removed Todo with id 2
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of elements after the removed one.
+  @inlinable
+  @discardableResult
+  public mutating func remove(_ element: Element) -> Element? {
+    remove(id: _id(element))
   }
 
   /// Removes and returns the element at an offset.
@@ -144,11 +170,18 @@ extension IdentifiedArray {
   /// Removes the last `k` elements (`0 ... count`), in one structure change.
   @inlinable
   internal mutating func _removeLast(_ k: Int) {
-    let removedIDs = Array(_ids.suffix(k))
-    let removedElements = Array(_elements.suffix(k))
-    _ids.removeLast(k)
-    _elements.removeLast(k)
+    _removeSubrange((_elements.count - k)..<_elements.count)
+  }
+
+  /// Removes the elements at offsets `bounds` (within `0 ..< count`), in one structure change.
+  @inlinable
+  internal mutating func _removeSubrange(_ bounds: Range<Int>) {
+    let removedIDs = Array(_ids[bounds])
+    let removedElements = Array(_elements[bounds])
+    _ids.removeSubrange(bounds)
+    _elements.removeSubrange(bounds)
     for id in removedIDs { _offsets[id] = nil }
+    _reindex(from: bounds.lowerBound)
     _reportRemoval(ids: removedIDs, elements: removedElements)
   }
 
@@ -217,15 +250,76 @@ extension IdentifiedArray {
     try _sort(by: areInIncreasingOrder)
   }
 
+  /// Sorts the elements in place using a comparator (Foundation's `sort(using:)`).
+  ///
+  ///     todos.sort(using: KeyPathComparator(\.title))
+  ///
+  /// The sort is stable. (Foundation's own version, which generic code gets, sorts a copy and
+  /// writes the elements back by position, reading the array as it goes.)
+  ///
+  /// - Complexity: O(*n* log *n*)
+  @inlinable
+  public mutating func sort(using comparator: some SortComparator<Element>) {
+    _sort { comparator.compare($0, $1) == .orderedAscending }
+  }
+
+  /// Sorts the elements in place using comparators in order of precedence: the first one that
+  /// orders two elements decides.
+  ///
+  ///     todos.sort(using: [KeyPathComparator(\.isDone), KeyPathComparator(\.title)])
+  ///
+  /// The sort is stable.
+  ///
+  /// - Complexity: O(*n* log *n*)
+  @inlinable
+  public mutating func sort<Comparator: SortComparator<Element>>(using comparators: some Sequence<Comparator>) {
+    _sort { lhs, rhs in
+      for comparator in comparators {
+        switch comparator.compare(lhs, rhs) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: continue
+        }
+      }
+      return false
+    }
+  }
+
+  /// Returns a copy of the array, sorted using the given predicate (an identified array, as in
+  /// swift-identified-collections).
+  ///
+  ///     let byTitle = todos.sorted { $0.title < $1.title }
+  ///
+  /// The sort is stable. A context that asks for an `Array` gets the standard library's.
+  ///
+  /// - Complexity: O(*n* log *n*)
+  @inlinable
+  public func sorted(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> Self {
+    _recordWholeAccess()
+    var result = Self(_id: _id)
+    result.reserveCapacity(_elements.count)
+    for offset in try _sortedOffsets(by: areInIncreasingOrder) {
+      result._appendIfAbsent(_elements[offset], id: _ids[offset])
+    }
+    return result
+  }
+
   /// `sort(by:)`, returning whether the order changed.
   @inlinable
   @discardableResult
   internal mutating func _sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> Bool {
-    var order = Array(_elements.indices)
-    try order.sort { try areInIncreasingOrder(_elements[$0], _elements[$1]) }
+    var order = try _sortedOffsets(by: areInIncreasingOrder)
     let changed = _permute(&order, from: 0)
     if changed { _structureDidChange() }
     return changed
+  }
+
+  /// The offsets of the elements in sorted order (a stable sort).
+  @inlinable
+  internal func _sortedOffsets(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> [Int] {
+    var order = Array(_elements.indices)
+    try order.sort { try areInIncreasingOrder(_elements[$0], _elements[$1]) }
+    return order
   }
 
   /// Returns an identified array of the elements that satisfy a predicate, in order.
@@ -315,11 +409,17 @@ extension IdentifiedArray {
   @inlinable
   public mutating func swapAt(_ i: Int, _ j: Int) {
     guard i != j else { return }
+    _swapStorage(i, j)
+    _structureDidChange()
+  }
+
+  /// Exchanges the elements (and ids) at two offsets. Calls no hook.
+  @inlinable
+  internal mutating func _swapStorage(_ i: Int, _ j: Int) {
     _elements.swapAt(i, j)
     _ids.swapAt(i, j)
     _offsets[_ids[i]] = i
     _offsets[_ids[j]] = j
-    _structureDidChange()
   }
 
   /// Reserves enough space to store `minimumCapacity` elements without reallocating.
@@ -375,5 +475,17 @@ extension IdentifiedArray where Element: Comparable {
   @inlinable
   public mutating func sort() {
     _sort(by: <)
+  }
+
+  /// Returns a copy of the array, sorted in ascending order.
+  ///
+  ///     let ranked = scores.sorted()
+  ///
+  /// The sort is stable.
+  ///
+  /// - Complexity: O(*n* log *n*)
+  @inlinable
+  public func sorted() -> Self {
+    sorted(by: <)
   }
 }

@@ -85,17 +85,23 @@ extension IdentifiedArray {
   }
 
   /// Records a read of every element and the structure (the whole array is read: compared,
-  /// hashed, encoded, described, or handed out as a buffer): each observable element's identity,
-  /// or, for plain elements, `elements`. O(*n*), only when someone tracks.
+  /// hashed, encoded, described, or handed out as a buffer). O(*n*), only when someone tracks.
   @inlinable
   func _recordWholeAccess() {
+    _recordAccess(to: _elements.indices)
+  }
+
+  /// Records a read of the structure and of the elements at `offsets`: each observable element's
+  /// identity, or, for plain elements, `elements`. O(`offsets.count`), only when someone tracks.
+  @inlinable
+  func _recordAccess(to offsets: Range<Int>) {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
       _extent.recordAccess(.structure, ObservationChange.structure)
       guard _observableElements else {
         _extent.recordAccess(.elements, ObservationChange.elements)
         return
       }
-      for offset in _elements.indices { _recordElementAccess(at: offset) }
+      for offset in offsets { _recordElementAccess(at: offset) }
     }
   }
 

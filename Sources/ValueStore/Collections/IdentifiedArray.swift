@@ -34,8 +34,9 @@
 /// 3. `_offsets[_ids[i]] == i` for every offset `i` (so ids are unique).
 ///
 /// Because an element's id is also stored in `_ids`, changing an element's id in place would
-/// silently corrupt the index; every write path therefore traps when the id of the element at
-/// an offset changes.
+/// silently corrupt the index; every in-place write path therefore traps when the id of the
+/// element it yielded changes. A whole element set at an offset (`array[i] = element`) may have
+/// another id: it lands at that offset, and the ids follow (``subscript(position:)``).
 ///
 /// ## Complexity
 ///
@@ -43,8 +44,10 @@
 /// | --- | --- |
 /// | `self[id:]`, `index(id:)`, `contains(id:)` | O(1) |
 /// | `self[i]`, in-place mutation through either subscript | O(1) |
+/// | `update(_:at:)`, `updateOrAppend(_:)`, `removeLast()`, `popLast()` | O(1) |
 /// | `append(_:)` | amortized O(1) |
 /// | `insert(_:at:)`, `remove(at:)`, `remove(id:)`, `removeAll(where:)`, `filter(_:)` | O(*n*) |
+/// | `removeFirst()`, `removeSubrange(_:)`, `replaceSubrange(_:with:)` | O(*n*) |
 /// | `move(fromOffsets:toOffset:)` | O(*n* log *r*), *r* = ranges in the index set |
 /// | `sort(by:)` | O(*n* log *n*) |
 ///
@@ -206,6 +209,17 @@ extension IdentifiedArray {
     return _offsets[id] != nil
   }
 
+  /// Returns whether the array contains an element with the id of `element` (its other
+  /// properties are not compared, as in swift-identified-collections).
+  ///
+  ///     todos.contains(Todo(id: milk.id, title: "anything"))  // true
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public func contains(_ element: Element) -> Bool {
+    contains(id: _id(element))
+  }
+
   /// Accesses the element with the given id, or `nil` if there is none.
   ///
   ///     todos[id: 2]?.isDone = true            // mutates in place; no-op if absent
@@ -255,12 +269,21 @@ extension IdentifiedArray {
 
   /// Accesses the element at the given offset.
   ///
-  ///     todos[0].isDone.toggle()  // in place
-  ///     todos[0] = Todo(id: todos[0].id, title: "Oat milk")
+  ///     // todos.ids == [1, 2, 3]
+  ///     todos[0].isDone.toggle()                    // in place
+  ///     todos[0] = Todo(id: 1, title: "Oat milk")   // replaces element 1
+  ///     todos[0] = Todo(id: 3, title: "Tea")        // ids [3, 2, 1]: 3 replaced, 1 moved to 2
+  ///     todos[1] = Todo(id: 9, title: "Rum")        // ids [3, 9, 1]: 2 removed
   ///
-  /// Writing must keep the id of the element at `position`: the subscript traps with
+  /// Setting stores the new element at `position`, as swift-identified-collections does (so the
+  /// standard library's and Foundation's sorts, which write elements back by position, work):
+  /// - an element with the id at `position` replaces the element there;
+  /// - an element whose id is at another offset replaces the element with that id, and the
+  ///   element that was at `position` moves to that offset;
+  /// - an element with an absent id replaces the element at `position`, which is removed.
+  ///
+  /// Mutating in place must keep the element's id: the subscript traps with
   /// `IdentifiedArray: element id changed from <old> to <new> at index <position>` otherwise.
-  /// To put a different element at an offset, remove and insert instead.
   ///
   /// - Parameter position: An offset in `0 ..< count`.
   /// - Complexity: O(1)
@@ -271,8 +294,12 @@ extension IdentifiedArray {
       return _elements[position]
     }
     set {
-      _checkIDUnchanged(newValue, at: position)
-      _replace(at: position, with: newValue)
+      let id = _id(newValue)
+      if _fastPath(id == _ids[position]) {
+        _replace(at: position, with: newValue)
+      } else {
+        _place(newValue, id: id, at: position)
+      }
     }
     _modify {
       yield &self[_offset: position]!
@@ -345,24 +372,23 @@ extension IdentifiedArray {
     _elements.withUnsafeMutableBufferPointer { $0.swapAt(offset, $0.count - 1) }
   }
 
-  /// Replaces the element at `offset` with `element`, which must have the same id.
+  /// Replaces the element at `offset` with `element`, which must have the same id, and returns
+  /// the element it replaced.
   @inlinable
-  internal mutating func _replace(at offset: Int, with element: Element) {
-    var old = element
+  @discardableResult
+  internal mutating func _replace(at offset: Int, with element: consuming Element) -> Element {
+    var old = consume element
     swap(&old, &_elements[offset])
     _didReplace(old: old, at: offset)
+    return old
   }
 
-  /// Stores `element` under `id`: replaces the element with that id, or appends.
+  /// Stores `element` under `id` (`self[id: id] = element`).
   @inlinable
   internal mutating func _store(_ element: consuming Element, forID id: ID) {
     let elementID = _id(element)
     precondition(elementID == id, Self._idMismatchMessage(subscriptID: id, elementID: elementID))
-    if let offset = _offsets[id] {
-      _replace(at: offset, with: element)
-    } else {
-      append(consume element)
-    }
+    _updateOrAppend(consume element, id: id)
   }
 
   /// Appends `elements`, trapping on a duplicate id. Calls no hook (for initializers).
