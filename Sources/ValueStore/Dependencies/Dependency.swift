@@ -20,9 +20,17 @@ public struct Dependency<Value>: Sendable, HasInitialDependencies {
   /// The values in force where the owner was made.
   let initialValues = DependencyValues.current
   private let keyPath: KeyPath<DependencyValues, Value> & Sendable
+  /// Where it is declared: where an unimplemented use of it points.
+  private let site: SourceSite
 
   /// The dependency at `keyPath` of ``DependencyValues``.
-  public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) { self.keyPath = keyPath }
+  public init(
+    _ keyPath: KeyPath<DependencyValues, Value> & Sendable,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) {
+    self.keyPath = keyPath
+    site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  }
 
   /// The dependency whose key is `key`, a type that is its own key (`@Dependency(Client.self)`).
   ///
@@ -30,11 +38,21 @@ public struct Dependency<Value>: Sendable, HasInitialDependencies {
   /// struct Speech: TestDependencyKey { … static let testValue = Speech() }
   /// @Dependency(Speech.self) var speech
   /// ```
-  public init<Key: TestDependencyKey>(_ key: Key.Type) where Key.Value == Value {
-    self.init(\DependencyValues.[keyOfType: DependencyKeyType<Key>()])
+  public init<Key: TestDependencyKey>(
+    _ key: Key.Type,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) where Key.Value == Value {
+    self.init(
+      \DependencyValues.[keyOfType: DependencyKeyType<Key>()], fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 
-  public var wrappedValue: Value { initialValues.merging(DependencyValues.current)[keyPath: keyPath] }
+  /// The dependency, read from the values its owner was made with and, on top, those in force.
+  public var wrappedValue: Value {
+    var values = initialValues.merging(DependencyValues.current)
+    values.useSite = site
+    return values[keyPath: keyPath]
+  }
 }
 
 /// What `withDependencies(from:)` finds in a model: the values in force where it was made.

@@ -24,6 +24,8 @@ public struct DependencyValues: Sendable {
   /// True while these values are being overridden (`withDependencies`' update closure): reading a
   /// dependency then, to override part of it, is not a use of it.
   @_spi(Testing) public var isSetting = false
+  /// The `@Dependency` being read, where reports point.
+  var useSite: SourceSite?
 
   /// Where a store reports misuse while these values are in force — an action for a child whose
   /// state is gone, an element id that is not there — instead of `RuntimeWarning.handler`; nil
@@ -108,17 +110,12 @@ public struct DependencyValues: Sendable {
     return Key.testValue
   }
 
-  /// Reports a misuse of dependencies (see ``onUnimplemented``), at the location given when it
-  /// goes to the running test.
-  func reportIssue(
-    _ message: String,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-  ) {
-    if let unimplementedHandler {
-      unimplementedHandler(message)
-    } else {
-      reportDependencyIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+  /// Reports a misuse of dependencies (see ``onUnimplemented``); in the running test, at `site`,
+  /// or where the `@Dependency` being read is declared.
+  func reportIssue(_ message: String, at site: SourceSite? = nil) {
+    if let unimplementedHandler { return unimplementedHandler(message) }
+    let site = site ?? useSite ?? SourceSite()
+    reportDependencyIssue(message, fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
   }
 
   /// Applies `update`, as ``withDependencies(_:operation:)`` does: reading a dependency there, to

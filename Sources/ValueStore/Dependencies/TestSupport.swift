@@ -25,3 +25,11 @@ func reportDependencyIssue(
     print("[ValueStore] \(fileID):\(line): \(message)")
   }
 }
+
+/// A place in the source, where a report points.
+struct SourceSite: Sendable {
+  var fileID: StaticString = #fileID
+  var filePath: StaticString = #filePath
+  var line: UInt = #line
+  var column: UInt = #column
+}

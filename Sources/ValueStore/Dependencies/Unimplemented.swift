@@ -92,5 +92,5 @@ private func reportUnimplemented(
 ) {
   DependencyValues.current.reportIssue(
     "Unimplemented\(description.isEmpty ? "" : ": \(description)") …\n\n  Defined at:\n    \(fileID):\(line)",
-    fileID: fileID, filePath: filePath, line: line, column: column)
+    at: SourceSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }

@@ -87,11 +87,13 @@ import ValueStore
   /// Outside any test store, an unimplemented test value fails the running test.
   @Test func testOptionalDependencyUndefined() async {
     #expect(DependencyValues.current.context == .test)
+    let line = #line + 2
     let issues = await recordIssues {
       @Dependency(\.optionalDependency) var optionalDependency: String?
       #expect(optionalDependency == nil)
     }
     #expect(issues.count == 1)
+    #expect(issues.first?.line == line, "the failure points at the @Dependency used")
     #expect(issues.first?.message.contains(#"Unimplemented: @Dependency(\.optionalDependency) …"#) == true, "\(issues)")
   }
 
