@@ -84,6 +84,7 @@ public func unimplemented<Result>(
 
 /// What an unimplemented throwing endpoint throws.
 public struct UnimplementedFailure: Error {
+  /// The endpoint's description (`"NumberFactClient.fetch"`).
   public let description: String
 }
 
