@@ -147,7 +147,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
     column: UInt = #column
   ) where R.State == State, R.Action == Action {
     self.init(
-      initialState: initialState, reducer: Reduce(reducer), prepareDependencies: prepareDependencies,
+      initialState: initialState, reducer: { Reduce(reducer) }, prepareDependencies: prepareDependencies,
       site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
@@ -175,7 +175,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
     column: UInt = #column
   ) {
     self.init(
-      initialState: initialState, reducer: Reduce(reducer()), prepareDependencies: prepareDependencies,
+      initialState: initialState, reducer: { Reduce(reducer()) }, prepareDependencies: prepareDependencies,
       site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
@@ -188,20 +188,28 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   public var dependencies: DependencyValues {
     get { store.dependencies }
     set { store.dependencies = newValue }
+    _modify {
+      // `store.dependencies.client.fetch = { … }` overrides part of the client: not a use of it.
+      var values = store.dependencies
+      defer { store.dependencies = values }
+      values.isSetting = true
+      defer { values.isSetting = false }
+      yield &values
+    }
   }
 
   private init(
-    initialState: () -> State, reducer: Reduce<State, Action>,
+    initialState: () -> State, reducer: () -> Reduce<State, Action>,
     prepareDependencies: (inout DependencyValues) -> Void, site: CallSite
   ) {
     var values = DependencyValues.current
     values.context = .test
     values.onUnimplemented = { message in site.reportFailure(message) }
     values.onRuntimeWarning = { message in site.reportFailure(message) }
-    prepareDependencies(&values)
-    // Made with the test's dependencies, as TCA's is: a `uuid()` in an initializer gets the
-    // generator the feature gets.
-    let initialState = DependencyValues.$current.withValue(values, operation: initialState)
+    values.override(prepareDependencies)
+    // Made with the test's dependencies, as TCA's are: a `uuid()` in an initializer gets the
+    // generator the feature gets, and the reducer's `@Dependency` properties keep them.
+    let (initialState, reducer) = DependencyValues.$current.withValue(values) { (initialState(), reducer()) }
     let log = ActionLog<State, Action>(initialState: initialState, effects: EffectTracker())
     store = Store(initialState: initialState, reducer: TestReducer(base: reducer, log: log)) { [values] in $0 = values }
     store.effectExecutor = MainQueueExecutor.shared

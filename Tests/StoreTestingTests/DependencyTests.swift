@@ -153,7 +153,7 @@ struct GreetingFeature: Reducer {
     }
     #expect(id == UUID(uuidString: "00000000-0000-0000-0000-000000000001"))
     @Dependency(\.number) var number
-    #expect(number == 1)  // outside: the live value
+    #expect(number == 42)  // outside: the default in a test, the test value
   }
 
   @Test func builtInGenerators() async {

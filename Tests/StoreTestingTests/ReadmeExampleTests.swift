@@ -269,17 +269,23 @@ struct Notes: Reducer {
 
 // The README's "Dependencies" example, verbatim from here to the end of the test.
 
-struct FactClient: Sendable { var fetch: @Sendable (Int) async throws -> String }
+struct FactClient: Sendable {
+  var fetch: @Sendable (Int) async throws -> String = unimplemented("FactClient.fetch")
+  var favorite: @Sendable () -> Int = unimplemented("FactClient.favorite", placeholder: 0)
+}
 
-enum FactClientKey: DependencyKey {
-  static let liveValue = FactClient { n in "\(n) is a number (from the network)." }
-  // No testValue: a test that uses it without overriding it fails, naming FactClientKey.
+extension FactClient: DependencyKey {
+  static let liveValue = FactClient(
+    fetch: { n in "\(n) is a number (from the network)." },
+    favorite: { 42 }
+  )
+  static let testValue = FactClient()  // every endpoint unimplemented: a test overrides what it uses
 }
 
 extension DependencyValues {
   var factClient: FactClient {
-    get { self[FactClientKey.self] }
-    set { self[FactClientKey.self] = newValue }
+    get { self[FactClient.self] }
+    set { self[FactClient.self] = newValue }
   }
 }
 
@@ -316,7 +322,7 @@ struct FactFeature: Reducer {
 @MainActor @Test func factFeatureWithDependencies() async {
   let clock = TestClock()
   let store = TestStore(initialState: FactFeature.State()) { FactFeature() } withDependencies: {
-    $0.factClient = FactClient { "\($0) is a good number." }
+    $0.factClient.fetch = { "\($0) is a good number." }  // one endpoint; the others fail if used
     $0.continuousClock = clock
   }
   await store.send(.factTapped)

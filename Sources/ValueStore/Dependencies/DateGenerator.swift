@@ -37,6 +37,5 @@ extension DependencyValues {
   public var date: DateGenerator {
     get { self[DateKey.self] }
     set { self[DateKey.self] = newValue }
-    _modify { yield &self[DateKey.self] }  // `$0.date.now = d` overrides, it does not use, the date
   }
 }

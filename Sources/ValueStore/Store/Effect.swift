@@ -175,12 +175,24 @@ extension Effect where Action: Sendable {
   ///
   /// - Parameter handler: handles an error thrown by `operation`. Without one, the error is
   ///   reported (never swallowed).
+  ///
+  /// It runs with the dependencies in force where it is made (as TCA's does): a reducer's
+  /// `withDependencies { … } operation: { .run { … } }` overrides them for this effect.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil
   ) -> Self {
-    Self(.run(priority, operation, handler))
+    let dependencies = DependencyValues.current
+    guard !dependencies.isDefault else { return Self(.run(priority, operation, handler)) }
+    let body: @Sendable (Send<Action>) async throws -> Void = { send in
+      try await DependencyValues.$current.withValue(dependencies) { try await operation(send) }
+    }
+    var caught: (@Sendable (any Error, Send<Action>) async -> Void)?
+    if let handler {
+      caught = { error, send in await DependencyValues.$current.withValue(dependencies) { await handler(error, send) } }
+    }
+    return Self(.run(priority, body, caught))
   }
 }
 

@@ -56,9 +56,19 @@ public final class Store<State, Action: Sendable>: Observable {
     initialState: @autoclosure () -> State, reducer: R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) where R.State == State, R.Action == Action, State: ObservationIdentifiable {
+    self.init(initialState: initialState, reducer: { reducer }, prepareDependencies: prepareDependencies)
+  }
+
+  /// The initial state and the reducer (its `@Dependency` properties) are made with the store's
+  /// dependencies.
+  private convenience init<R: Reducer>(
+    initialState: () -> State, reducer: () -> R, prepareDependencies: (inout DependencyValues) -> Void
+  ) where R.State == State, R.Action == Action, State: ObservationIdentifiable {
     var dependencies = DependencyValues.current
-    prepareDependencies(&dependencies)
-    let state = dependencies.isDefault ? initialState() : DependencyValues.$current.withValue(dependencies, operation: initialState)
+    dependencies.override(prepareDependencies)
+    let (state, reducer) =
+      dependencies.isDefault
+      ? (initialState(), reducer()) : DependencyValues.$current.withValue(dependencies) { (initialState(), reducer()) }
     let core = RootCore(state: state, reducer: reducer, dependencies: dependencies)
     self.init(core: core, root: core.box)
   }
@@ -76,7 +86,7 @@ public final class Store<State, Action: Sendable>: Observable {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) where State: ObservationIdentifiable {
-    self.init(initialState: initialState(), reducer: reducer(), withDependencies: prepareDependencies)
+    self.init(initialState: initialState, reducer: reducer, prepareDependencies: prepareDependencies)
   }
 
   /// The dependencies the store's reducer runs with (a root store's; a scoped store's root's).

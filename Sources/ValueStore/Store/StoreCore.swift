@@ -148,10 +148,14 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     }
   }
 
-  /// Runs `body` with `values` in force, unless they change nothing (a plain live store pays
-  /// nothing for dependencies).
+  /// Runs `body` with `values` in force, unless they change nothing (a plain store pays nothing
+  /// for dependencies) — also when sent to from code running with other values (an effect's).
   private func withDependencies(_ values: DependencyValues, _ body: () -> Void) {
-    if values.isDefault { body() } else { DependencyValues.$current.withValue(values, operation: body) }
+    if values.isDefault && DependencyValues.current.isDefault {
+      body()
+    } else {
+      DependencyValues.$current.withValue(values, operation: body)
+    }
   }
 
   /// How effects send back: weakly, so running effects never keep the store alive.
