@@ -57,7 +57,7 @@ extension IdentifiedArray {
   /// Inserts `element`, whose id `id` is absent, at `offset`.
   @inlinable
   internal mutating func _insertNew(_ element: consuming Element, id: ID, at offset: Int) {
-    precondition(
+    require(
       offset >= 0 && offset <= _elements.count, "IdentifiedArray: insertion index \(offset) is out of bounds")
     _elements.insert(consume element, at: offset)
     _ids.insert(id, at: offset)
@@ -145,7 +145,7 @@ extension IdentifiedArray {
   /// - Complexity: O(*n*)
   @inlinable
   public mutating func remove(atOffsets offsets: IndexSet) {
-    precondition(
+    require(
       offsets.allSatisfy { $0 >= 0 && $0 < _elements.count }, "IdentifiedArray: remove offsets are out of bounds")
     _remove(ascendingOffsets: Array(offsets))
   }
@@ -220,11 +220,11 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   internal mutating func _move(fromOffsets source: IndexSet, toOffset destination: Int) -> Bool {
-    precondition(
+    require(
       destination >= 0 && destination <= _elements.count,
       "IdentifiedArray: move destination \(destination) is out of bounds")
     guard let first = source.first, let last = source.last else { return false }
-    precondition(first >= 0 && last < _elements.count, "IdentifiedArray: move source offsets are out of bounds")
+    require(first >= 0 && last < _elements.count, "IdentifiedArray: move source offsets are out of bounds")
     // Only offsets in lower ..< upper can change.
     let lower = Swift.min(first, destination)
     let upper = Swift.max(last + 1, destination)

@@ -87,7 +87,7 @@ extension IdentifiedArray {
   ///   elements.
   @inlinable
   public mutating func replaceSubrange(_ subrange: Range<Int>, with newElements: some Collection<Element>) {
-    precondition(
+    require(
       subrange.lowerBound >= 0 && subrange.upperBound <= _elements.count,
       "IdentifiedArray: replaced range \(subrange) is out of bounds")
     // What ends up at `subrange`, built from the last new element to the first (a later element
@@ -140,7 +140,7 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func removeFirst() -> Element {
-    precondition(!_elements.isEmpty, "IdentifiedArray: removeFirst() on an empty array")
+    require(!_elements.isEmpty, "IdentifiedArray: removeFirst() on an empty array")
     return remove(at: 0)
   }
 
@@ -152,7 +152,7 @@ extension IdentifiedArray {
   /// - Complexity: O(*n*)
   @inlinable
   public mutating func removeFirst(_ k: Int) {
-    precondition(
+    require(
       k >= 0 && k <= _elements.count, "IdentifiedArray: cannot remove \(k) elements of \(_elements.count)")
     _removeSubrange(0..<k)
   }
@@ -168,7 +168,7 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func removeLast() -> Element {
-    precondition(!_elements.isEmpty, "IdentifiedArray: removeLast() on an empty array")
+    require(!_elements.isEmpty, "IdentifiedArray: removeLast() on an empty array")
     return remove(at: _elements.count - 1)
   }
 
@@ -180,7 +180,7 @@ extension IdentifiedArray {
   /// - Complexity: O(*k*)
   @inlinable
   public mutating func removeLast(_ k: Int) {
-    precondition(
+    require(
       k >= 0 && k <= _elements.count, "IdentifiedArray: cannot remove \(k) elements of \(_elements.count)")
     _removeLast(k)
   }
@@ -203,7 +203,7 @@ extension IdentifiedArray {
   /// - Complexity: O(*n*)
   @inlinable
   public mutating func removeSubrange(_ bounds: Range<Int>) {
-    precondition(
+    require(
       bounds.lowerBound >= 0 && bounds.upperBound <= _elements.count,
       "IdentifiedArray: removed range \(bounds) is out of bounds")
     _removeSubrange(bounds)

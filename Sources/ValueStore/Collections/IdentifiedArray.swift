@@ -340,7 +340,7 @@ extension IdentifiedArray {
   /// exclusive access to `self`, and `_restoreElement` runs even if that access is aborted.
   @inlinable
   internal mutating func _takeElement(at offset: Int) -> Element {
-    precondition(
+    require(
       offset >= 0 && offset < _elements.count, "IdentifiedArray: index \(offset) is out of range")
     _swapElementWithLast(offset)
     return _elements.removeLast()
@@ -387,7 +387,7 @@ extension IdentifiedArray {
   @inlinable
   internal mutating func _store(_ element: consuming Element, forID id: ID) {
     let elementID = _id(element)
-    precondition(elementID == id, Self._idMismatchMessage(subscriptID: id, elementID: elementID))
+    require(elementID == id, Self._idMismatchMessage(subscriptID: id, elementID: elementID))
     _updateOrAppend(consume element, id: id)
   }
 
@@ -398,7 +398,7 @@ extension IdentifiedArray {
     for element in elements {
       let id = _id(element)
       if !_appendIfAbsent(element, id: id).inserted {
-        preconditionFailure(Self._duplicateIDMessage(id))
+        badInput(Self._duplicateIDMessage(id))
       }
     }
   }
@@ -439,7 +439,7 @@ extension IdentifiedArray {
   @inlinable
   internal func _checkIDUnchanged(_ element: Element, at offset: Int) {
     let newID = _id(element)
-    precondition(
+    require(
       newID == _ids[offset],
       Self._idChangedMessage(from: _ids[offset], to: newID, at: offset))
   }

@@ -38,7 +38,7 @@ extension UUID {
   /// UUID(10)  // 00000000-0000-0000-0000-00000000000A
   /// ```
   public init(_ intValue: Int) {
-    precondition(intValue >= 0, "UUID(_:): \(intValue) is negative")
+    require(intValue >= 0, "UUID(_:): \(intValue) is negative")
     self.init(uuidString: "00000000-0000-0000-0000-" + String(format: "%012llx", UInt64(intValue)))!
   }
 }

@@ -20,7 +20,7 @@ enum EnumTag {
   @inlinable
   static func tag<T>(of value: T) -> UInt32 {
     let type = metadata(T.self)
-    precondition(isEnum(T.self), "\(T.self) is not an enum: it has no cases")
+    require(isEnum(T.self), "\(T.self) is not an enum: it has no cases")
     // The value witness table sits just before the metadata; an enum's has, after the eight
     // common witnesses and the size, stride, flags and extra-inhabitant count, `getEnumTag`.
     let witnesses = type.load(fromByteOffset: -MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self)

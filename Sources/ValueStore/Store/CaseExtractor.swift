@@ -88,7 +88,7 @@ final class CaseExtractor<Root, Value>: Sendable {
   @usableFromInline
   func reflect(_ root: Root) -> Value? {
     if let info = EnumPayload.unreadableCase(of: root, as: Value.self) {
-      preconditionFailure(
+      badInput(
         "CasePath cannot extract the \(Value.self) of \(Root.self).\(info.name): a function or metatype payload "
           + "of a non-generic enum. Use CasePath(embed:extract:) with an `if case let` extract.")
     }

@@ -37,14 +37,14 @@ public final class StateHistory<State: ObservationIdentifiable, Action: Sendable
   /// - Precondition: `store` is a root store (not made by `scope`), every part is writable, and
   ///   `limit > 0`.
   public init(_ store: Store<State, Action>, parts: PartialKeyPath<State>..., limit: Int = 100) {
-    precondition(limit > 0, "StateHistory: limit must be positive, got \(limit)")
-    precondition(store.core is any RootStateUpdating, "StateHistory needs a root store, not a scoped one")
+    require(limit > 0, "StateHistory: limit must be positive, got \(limit)")
+    require(store.core is any RootStateUpdating, "StateHistory needs a root store, not a scoped one")
     self.store = store
     self.limit = limit
     let restorers = parts.map { part in
       func restorer<Part>(_: Part.Type) -> (inout State, State) -> Void {
         guard let part = part as? WritableKeyPath<State, Part> else {
-          preconditionFailure("StateHistory: \(part) is not a writable part of \(State.self)")
+          badInput("StateHistory: \(part) is not a writable part of \(State.self)")
         }
         return { state, snapshot in update(&state[keyPath: part], from: snapshot[keyPath: part]) }
       }
