@@ -110,7 +110,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
     }
     let after = toChildState.get(state).flatMap { $0 }.map { NavigationID(location: location, state: $0) }
     var effect = childEffect.merging(parentEffect)
-    if let before, before != after { effect = effect.merging(.cancel(id: before)) }
+    if let before, before != after { effect = effect.merging(.cancelScope(of: before)) }
     return effect
   }
 
@@ -119,7 +119,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
   /// presentation.
   func present(_ effect: Effect<Child.Action>, id: NavigationID) -> Effect<Parent.Action> {
     let embed = toPresentationAction.embed
-    return effect.presented(in: id, { embed(.presented($0)) }, dismiss: { embed(.dismiss) })
+    return effect.scoped(to: id, { embed(.presented($0)) }, dismiss: { embed(.dismiss) })
   }
 }
 

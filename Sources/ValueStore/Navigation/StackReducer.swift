@@ -69,9 +69,9 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer where Pa
             RuntimeWarning.report("forEach received \(elementAction) for stack element \(id), which is gone; ignored.")
             return .none
           }
-          let navigation = NavigationID(stack: location, element: id)
+          let navigation = NavigationID(collection: location, element: id)
           return element.reduce(into: &stack[id: id]!, action: elementAction)
-            .presented(in: navigation, { embed(.element(id: id, action: $0)) }, dismiss: { embed(.popFrom(id: id)) })
+            .scoped(to: navigation, { embed(.element(id: id, action: $0)) }, dismiss: { embed(.popFrom(id: id)) })
         } ?? .none
     }
     let parentEffect = parent.reduce(into: &state, action: action)
@@ -92,7 +92,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer where Pa
     let idsAfter = Set(toStack.get(state)?.ids ?? [])
     var effect = elementEffect.merging(parentEffect)
     for id in idsBefore where !idsAfter.contains(id) {
-      effect = effect.merging(.cancel(id: NavigationID(stack: location, element: id)))
+      effect = effect.merging(.cancelScope(of: NavigationID(collection: location, element: id)))
     }
     return effect
   }

@@ -284,11 +284,49 @@ enum EffectContext {
   }
 }
 
-/// A cancellation id. Made only from `Hashable & Sendable` values, hence `Sendable`.
+/// A cancellation id: the value a reducer gave (`Hashable & Sendable`, hence `Sendable`) and the
+/// children it was given in.
+///
+/// As in TCA, a child's ids are its own: `.cancel(id:)` in a child reaches the effects that child
+/// (or one of its descendants) marked with the id, never a sibling's or a parent's; the same id in
+/// a parent reaches its children's too. So a task is recorded under its id at each level from its
+/// own up to the root (``levels``), and `.cancel(id:)` names one level. A child's own scope (all
+/// its effects, cancelled when it goes away) is recorded at its own level alone.
 @usableFromInline
 struct EffectID: Hashable, @unchecked Sendable {
   @usableFromInline let base: AnyHashable
+  /// The children the id was given in, outermost first.
+  @usableFromInline let path: [NavigationID]
+  /// Whether the same id given in a parent reaches it: a reducer's id does, a child's scope does not.
+  @usableFromInline let reachedFromParents: Bool
 
   @inlinable
-  init(_ base: some Hashable & Sendable) { self.base = AnyHashable(base) }
+  init(_ base: some Hashable & Sendable) {
+    self.base = AnyHashable(base)
+    path = []
+    reachedFromParents = true
+  }
+
+  private init(base: AnyHashable, path: [NavigationID], reachedFromParents: Bool) {
+    self.base = base
+    self.path = path
+    self.reachedFromParents = reachedFromParents
+  }
+
+  /// The scope of the child `navigation`: every effect it starts, cancelled when it goes away.
+  static func scope(of navigation: NavigationID) -> EffectID {
+    EffectID(base: navigation, path: [], reachedFromParents: false)
+  }
+
+  /// This id as the parent of the child `navigation` sees it.
+  func scoped(in navigation: NavigationID) -> EffectID {
+    EffectID(base: base, path: [navigation] + path, reachedFromParents: reachedFromParents)
+  }
+
+  /// The ids a `.cancel(id:)` reaches this one by: its own, and for a reducer's id the same id at
+  /// each enclosing level.
+  var levels: [EffectID] {
+    guard reachedFromParents, !path.isEmpty else { return [self] }
+    return (0...path.count).map { EffectID(base: base, path: Array(path.prefix($0)), reachedFromParents: true) }
+  }
 }

@@ -36,8 +36,10 @@ final class EffectRunner<Action: Sendable> {
       if cancelInFlight { cancel(id) }
       let tasks = running.idsReserved { start(inner, in: group, send: send, follow: follow) }
       guard !tasks.isEmpty else { return }
-      cancellables[id, default: []].formUnion(tasks)
-      for task in tasks { idsOfTask[task, default: []].append(id) }
+      for level in id.levels {
+        cancellables[level, default: []].formUnion(tasks)
+        for task in tasks { idsOfTask[task, default: []].append(level) }
+      }
     case .run, .concatenate:
       spawn(effect, in: group, send: send)
     case .dismiss:
@@ -53,7 +55,9 @@ final class EffectRunner<Action: Sendable> {
     let id = running.reserve()
     group.running += 1
     let task = Task(executorPreference: executor) { @Sendable @MainActor [weak self] in
-      await execute(effect, send: send, onError: onError, cancel: { [weak self] id in self?.cancel(id) })
+      await EffectGroup.$current.withValue(EffectGroup.Current(group: group)) {
+        await execute(effect, send: send, onError: onError, cancel: { [weak self] id in self?.cancel(id) })
+      }
       group.running -= 1
       self?.finished(id)
     }

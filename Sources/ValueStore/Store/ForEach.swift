@@ -8,8 +8,12 @@ extension Reducer {
   /// }
   /// ```
   ///
-  /// An action for an id that is not in the array is ignored and reported as a ``RuntimeWarning``
-  /// (it usually means an effect outlived its row).
+  /// An action for an id that is not in the array is ignored and reported as a ``RuntimeWarning``.
+  ///
+  /// Each element's effects are its own, as in TCA: their cancellation ids do not reach another
+  /// element's (two rows' `.cancellable(id: CancelID.timer)` are two timers), the same id in this
+  /// reducer reaches every row's, and they are cancelled when the element leaves the array —
+  /// removed by its own action or by this reducer, the array replaced or emptied.
   @inlinable
   public func forEach<ID, ElementState, ElementAction, Element: Reducer>(
     _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
@@ -79,19 +83,30 @@ where Element.Action: Sendable {
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    var effect: Effect<Parent.Action>? = nil
+    let idsBefore = toElements.get(state)?.ids
+    var effect = Effect<Parent.Action>.none
     if case let .element(id, elementAction)? = toElementAction.extract(from: action) {
-      effect = toElements.modify(&state) { elements in
-        guard elements.contains(id: id) else {
-          RuntimeWarning.report(
-            "forEach received \(elementAction) for element \(id), which is not in the array; ignored.")
-          return .none
-        }
-        let embed = toElementAction.embed
-        return element.reduce(into: &elements[id: id]!, action: elementAction)
-          .map { embed(.element(id: id, action: $0)) }
-      }
+      let embed = toElementAction.embed
+      effect =
+        toElements.modify(&state) { elements in
+          guard elements.contains(id: id) else {
+            RuntimeWarning.report(
+              "forEach received \(elementAction) for element \(id), which is not in the array; ignored.")
+            return .none
+          }
+          return element.reduce(into: &elements[id: id]!, action: elementAction)
+            .scoped(to: navigation(id)) { embed(.element(id: id, action: $0)) }
+        } ?? .none
     }
-    return (effect ?? .none).merging(parent.reduce(into: &state, action: action))
+    effect = effect.merging(parent.reduce(into: &state, action: action))
+    // The same ids (one buffer, unchanged) compare in O(1): an element's action costs no scan.
+    guard let idsBefore, let idsAfter = toElements.get(state)?.ids, idsBefore != idsAfter else { return effect }
+    let remaining = Set(idsAfter)
+    for id in idsBefore where !remaining.contains(id) { effect = effect.merging(.cancelScope(of: navigation(id))) }
+    return effect
   }
+
+  /// The element `id` as a child whose effects are its own.
+  @usableFromInline
+  func navigation(_ id: ID) -> NavigationID { NavigationID(collection: toElements.location, element: id) }
 }

@@ -55,7 +55,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     var childEffect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(from: action) {
       if let id = before, let effect = toChildState.modify(&state, { child.reduce(into: &$0, action: childAction) }) {
-        childEffect = effect.map(toChildAction.embed).cancellable(id: id)
+        childEffect = effect.scoped(to: id, toChildAction.embed)
       } else {
         RuntimeWarning.report(
           "ifCaseLet received \(childAction) while its state is in \(EnumPayload.caseName(of: state) ?? "another case"), "
@@ -65,7 +65,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let parentEffect = parent.reduce(into: &state, action: action)
     let effect = childEffect.merging(parentEffect)
     guard let before, before != caseID(state) else { return effect }
-    return effect.merging(.cancel(id: before))
+    return effect.merging(.cancelScope(of: before))
   }
 
   /// The case's state as a presentation (`NavigationID`): which case of which enum, and which

@@ -10,6 +10,10 @@ extension Reducer {
   ///
   /// A child action received while the child is nil is ignored and reported as a
   /// ``RuntimeWarning``.
+  ///
+  /// The child's effects are its own, as in TCA: its cancellation ids do not reach this reducer's
+  /// (the same id here reaches the child's), and they are cancelled when the child goes away — set
+  /// to nil by its own action or by this reducer, or replaced by a child with another id.
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer>(
     _ toChildState: WritableKeyPath<State, ChildState?>,
@@ -75,16 +79,27 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    var effect: Effect<Parent.Action>? = nil
+    let before = navigation(state)
+    var effect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(from: action) {
-      effect = toChildState.modify(&state) { optional in
-        guard optional != nil else {
-          RuntimeWarning.report("ifLet received \(childAction) while its state is nil; ignored.")
-          return .none
-        }
-        return child.reduce(into: &optional!, action: childAction).map(toChildAction.embed)
-      }
+      effect =
+        toChildState.modify(&state) { optional in
+          guard optional != nil, let before else {
+            RuntimeWarning.report("ifLet received \(childAction) while its state is nil; ignored.")
+            return .none
+          }
+          return child.reduce(into: &optional!, action: childAction).scoped(to: before, toChildAction.embed)
+        } ?? .none
     }
-    return (effect ?? .none).merging(parent.reduce(into: &state, action: action))
+    effect = effect.merging(parent.reduce(into: &state, action: action))
+    guard let before, before != navigation(state) else { return effect }
+    return effect.merging(.cancelScope(of: before))
+  }
+
+  /// The child in `state` as a child whose effects are its own: where it is, and which it is (its
+  /// type, case and id).
+  @usableFromInline
+  func navigation(_ state: Parent.State) -> NavigationID? {
+    toChildState.get(state).flatMap { $0 }.map { NavigationID(location: toChildState.location, state: $0) }
   }
 }

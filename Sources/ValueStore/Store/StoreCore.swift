@@ -94,7 +94,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
 
   func send(_ action: Action) -> StoreTask? {
     if isSending {
-      let group = EffectGroup()
+      let group = EffectGroup.started()
       queue.append { [self] in reduce(action, in: group, ThreadContext.current) }
       return StoreTask(group: group)
     }
@@ -105,7 +105,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     context.closeBridgeWindow()  // reducer reads are never bridged to Apple's Observation
     withTransaction(context) {
       reduce(action, context) {
-        if direct == nil { direct = EffectGroup() }
+        if direct == nil { direct = EffectGroup.started() }
         return direct!
       }
       processQueue()

@@ -16,10 +16,9 @@ public struct StoreTask: Sendable {
     for task in await group.tasks { await task.value }
   }
 
-  /// Cancels those effects.
+  /// Cancels those effects, and the effects of the actions they sent (as TCA's does).
   public func cancel() async {
-    guard let group else { return }
-    for task in await group.tasks { task.cancel() }
+    await group?.cancel()
   }
 
   /// Whether any of those effects is still running.
@@ -27,10 +26,47 @@ public struct StoreTask: Sendable {
   public var isInFlight: Bool { (group?.running ?? 0) > 0 }
 }
 
-/// The tasks started for one sent action, filled in when the action is processed.
+/// The tasks started for one sent action, filled in when the action is processed, and the groups
+/// of the actions those tasks sent.
 @MainActor
 final class EffectGroup: Sendable {
   var tasks: [Task<Void, Never>] = []
   /// Tasks of this group that have not finished yet.
   var running = 0
+  /// The groups of the actions this group's effects sent: cancelled with it. Held strongly, so
+  /// that a finished group still reaches what its actions started; pruned of finished subtrees as
+  /// it grows (a timer sends forever).
+  private var sent: [EffectGroup] = []
+  private var pruneAt = 16
+
+  /// The group of the effect task running now, if an effect of a store is running (an action it
+  /// sends starts its effects in a group of `sent`).
+  @TaskLocal static var current: Current?
+
+  /// A task-local's value is never a function type or a bare class here: see Design.md.
+  struct Current: Sendable { let group: EffectGroup }
+
+  /// A group for an action being sent: adopted by the group of the effect sending it, if any.
+  static func started() -> EffectGroup {
+    let group = EffectGroup()
+    current?.group.adopt(group)
+    return group
+  }
+
+  /// Records `group` as started by an action this group's effects sent.
+  func adopt(_ group: EffectGroup) {
+    if sent.count >= pruneAt {
+      sent.removeAll { !$0.isLive }
+      pruneAt = Swift.max(16, sent.count * 2)
+    }
+    sent.append(group)
+  }
+
+  /// Whether a task of this group, or of a group its effects' actions started, still runs.
+  private var isLive: Bool { running > 0 || sent.contains { $0.isLive } }
+
+  func cancel() {
+    for task in tasks { task.cancel() }
+    for group in sent { group.cancel() }
+  }
 }

@@ -5,6 +5,7 @@
 ///
 /// Not the child's ``ObservationIdentity``: that changes when a snapshot makes the child fork
 /// (`TestStore` keeps one of every state), and a presentation must keep its id while it is shown.
+@usableFromInline
 struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable is not Sendable
   let location: AnyHashable
   let type: ObjectIdentifier?
@@ -20,8 +21,9 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
     id = Self.identifier(of: state, tag: tag)
   }
 
-  /// A stack element: its stack and its id, never reused.
-  init(stack location: AnyHashable, element: StackElementID) {
+  /// An element of a collection (a stack, an identified array): where the collection is and the
+  /// element's id.
+  init(collection location: AnyHashable, element: some Hashable & Sendable) {
     self.location = location
     type = nil
     tag = nil
@@ -42,24 +44,28 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
 }
 
 extension Effect {
-  /// A presented child's (or stack element's) effect as its parent runs it: its actions
-  /// embedded, one dismissal at most, becoming the parent's `dismiss` action, its cancellation
-  /// ids its own (prefixed with `navigation`), and all of it cancellable with the presentation.
-  func presented<Parent>(
-    in navigation: NavigationID, _ embed: @escaping @Sendable (Action) -> Parent,
-    dismiss: @escaping @Sendable () -> Parent
+  /// A child's effect as its parent runs it: its actions embedded, its cancellation ids its own
+  /// (scoped to `navigation`), and all of it cancellable with the child
+  /// (``EffectID/scope(of:)``). For a presented child or a stack element, one dismissal at most,
+  /// becoming the parent's `dismiss` action; for another child, a dismissal goes on to whatever
+  /// presents the parent.
+  @usableFromInline
+  func scoped<Parent>(
+    to navigation: NavigationID, _ embed: @escaping @Sendable (Action) -> Parent,
+    dismiss: (@Sendable () -> Parent)? = nil
   ) -> Effect<Parent> {
-    dismissingOnce()
-      .transformed(
-        embed, dismiss: dismiss, ids: { EffectID(NavigationScopedID(navigation: navigation, id: $0)) },
-        dependencies: nil
-      )
-      .cancellable(id: navigation)
+    if isNone { return .none }
+    return (dismiss == nil ? self : dismissingOnce())
+      .transformed(embed, dismiss: dismiss, ids: { $0.scoped(in: navigation) }, dependencies: nil)
+      .cancellable(scope: .scope(of: navigation))
   }
 }
 
-/// A cancellation id used inside a presentation: distinct from the same id in another one.
-struct NavigationScopedID: Hashable, Sendable {
-  let navigation: NavigationID
-  let id: EffectID
+extension Effect {
+  /// Cancels the effects of the child `navigation`, which has gone away.
+  @usableFromInline
+  static func cancelScope(of navigation: NavigationID) -> Self { Self(.cancel(.scope(of: navigation))) }
+
+  /// Marks this effect with `id` (an ``EffectID`` already made).
+  func cancellable(scope id: EffectID) -> Self { isNone ? self : Self(.cancellable(id, cancelInFlight: false, self)) }
 }
