@@ -1,5 +1,8 @@
 /// State that is presented for one decision and dismissed after it: alerts and dialogs.
-public protocol _EphemeralState {}
+public protocol _EphemeralState {
+  /// The type of the actions its buttons send: one of them dismisses it.
+  static var _actionType: Any.Type { get }
+}
 
 /// An alert as plain, `Equatable` data: a title, a message, and buttons whose actions come back
 /// to the feature as child actions; any button dismisses it.
@@ -14,6 +17,8 @@ public protocol _EphemeralState {}
 /// // later: case .destination(.presented(.alert(.confirmDeletion))): …
 /// ```
 public struct AlertState<Action>: _EphemeralState {
+  public static var _actionType: Any.Type { Action.self }
+
   public var title: String
   public var message: String?
   public var buttons: [ButtonState<Action>]
@@ -31,6 +36,8 @@ public struct AlertState<Action>: _EphemeralState {
 /// A confirmation dialog (an action sheet) as plain data: like ``AlertState``, with a title that
 /// may be hidden.
 public struct ConfirmationDialogState<Action>: _EphemeralState {
+  public static var _actionType: Any.Type { Action.self }
+
   public var title: String
   public var titleVisible: Bool
   public var message: String?

@@ -99,16 +99,20 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
             return .none
           }
           let effect = present(child.reduce(into: &optional!, action: childAction), id: id)
-          if isEphemeral(optional!) { optional = nil }
+          if dismissesEphemeral(optional!, childAction) { optional = nil }
           return effect
         } ?? .none
     }
     let parentEffect = parent.reduce(into: &state, action: action)
+    var after = toChildState.get(state).flatMap { $0 }.map { NavigationID(location: location, state: $0) }
     if case .dismiss = presentationAction {
       if before == nil { RuntimeWarning.report("ifLet received a dismiss while its state is nil; ignored.") }
-      _ = toChildState.modify(&state) { $0 = nil }
+      // The child it was sent for: not one the parent has just put in its place.
+      if after == before {
+        _ = toChildState.modify(&state) { $0 = nil }
+        after = nil
+      }
     }
-    let after = toChildState.get(state).flatMap { $0 }.map { NavigationID(location: location, state: $0) }
     var effect = childEffect.merging(parentEffect)
     if let before, before != after { effect = effect.merging(.cancelScope(of: before)) }
     return effect
@@ -123,12 +127,18 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
   }
 }
 
-/// Whether `state` is an alert or a dialog (or an enum in a case of one), dismissed after any of
-/// its actions.
-func isEphemeral<State>(_ state: State) -> Bool {
+/// Whether `action` dismisses `state`: an alert or a dialog (or an enum in a case of one) is
+/// dismissed by any of its own actions — not by an action meant for another case, which leaves it
+/// presented (and is reported by the case's `Scope`), as in TCA.
+func dismissesEphemeral<State, Action>(_ state: State, _ action: Action) -> Bool {
   if State.self is any _EphemeralState.Type { return true }
-  guard EnumTag.isEnum(State.self), let info = EnumPayload.caseInfo(State.self, tag: EnumTag.tag(of: state)) else {
-    return false
-  }
-  return info.isPayloadCase && info.payloadType is any _EphemeralState.Type
+  guard EnumTag.isEnum(State.self), let info = EnumPayload.caseInfo(State.self, tag: EnumTag.tag(of: state)),
+    info.isPayloadCase, let ephemeral = info.payloadType as? any _EphemeralState.Type
+  else { return false }
+  if Action.self == ephemeral._actionType { return true }
+  // The case's declared payload type: an empty one (a one-case enum) makes no payload case.
+  guard EnumTag.isEnum(Action.self), let actionCase = EnumPayload.caseInfo(Action.self, tag: EnumTag.tag(of: action)),
+    let payloadType = actionCase.payloadType
+  else { return false }
+  return payloadType == ephemeral._actionType
 }
