@@ -83,24 +83,27 @@ where Element.Action: Sendable {
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let idsBefore = toElements.get(state)?.ids
+    var idsBefore: ContiguousArray<ID>?
     var effect = Effect<Parent.Action>.none
     if case let .element(id, elementAction)? = toElementAction.extract(from: action) {
       let embed = toElementAction.embed
       effect =
         toElements.modify(&state) { elements in
+          idsBefore = elements._ids  // read here: a second projection of the array costs more
           guard elements.contains(id: id) else {
             RuntimeWarning.report(
               "forEach received \(elementAction) for element \(id), which is not in the array; ignored.")
             return .none
           }
-          return element.reduce(into: &elements[id: id]!, action: elementAction)
-            .scoped(to: navigation(id)) { embed(.element(id: id, action: $0)) }
+          let effect = element.reduce(into: &elements[id: id]!, action: elementAction)
+          return effect.isNone ? .none : effect.scoped(to: navigation(id)) { embed(.element(id: id, action: $0)) }
         } ?? .none
+    } else {
+      idsBefore = toElements.get(state)?._ids
     }
     effect = effect.merging(parent.reduce(into: &state, action: action))
     // The same ids (one buffer, unchanged) compare in O(1): an element's action costs no scan.
-    guard let idsBefore, let idsAfter = toElements.get(state)?.ids, idsBefore != idsAfter else { return effect }
+    guard let idsBefore, let idsAfter = toElements.get(state)?._ids, idsBefore != idsAfter else { return effect }
     let remaining = Set(idsAfter)
     for id in idsBefore where !remaining.contains(id) { effect = effect.merging(.cancelScope(of: navigation(id))) }
     return effect

@@ -88,7 +88,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
             RuntimeWarning.report("ifLet received \(childAction) while its state is nil; ignored.")
             return .none
           }
-          return child.reduce(into: &optional!, action: childAction).scoped(to: before, toChildAction.embed)
+          let effect = child.reduce(into: &optional!, action: childAction)
+          return effect.isNone ? .none : effect.scoped(to: before, toChildAction.embed)
         } ?? .none
     }
     effect = effect.merging(parent.reduce(into: &state, action: action))
