@@ -33,10 +33,7 @@ import ValueStore
 
   @Test(arguments: Removal.allCases)
   func aRowsTimerStopsWhenTheRowLeaves(_ removal: Removal) async {
-    let clock = TestClock()
-    let store = TestStore(initialState: TickerList.State(rows: [0, 1])) { TickerList(clock: clock) }
-    await store.send(.rows(.element(id: 0, action: .start)))
-    await store.send(.rows(.element(id: 1, action: .start)))
+    let (store, clock) = await twoTickingRows()
     await clock.advance(by: .seconds(1))
     await store.receive(.rows(.element(id: 0, action: .tick))) { $0.rows[id: 0]?.ticks = 1 }
     await store.receive(.rows(.element(id: 1, action: .tick))) { $0.rows[id: 1]?.ticks = 1 }
@@ -61,12 +58,18 @@ import ValueStore
     await store.finish()
   }
 
-  /// Two rows with the same `CancelID`: one row's `.cancel(id:)` stops its own timer only.
-  @Test func testNavigation_cancelID_childCannotCancelSibling() async {
+  /// A list of two rows whose timers run.
+  func twoTickingRows() async -> (TestStore<TickerList.State, TickerList.Action>, TestClock) {
     let clock = TestClock()
     let store = TestStore(initialState: TickerList.State(rows: [0, 1])) { TickerList(clock: clock) }
     await store.send(.rows(.element(id: 0, action: .start)))
     await store.send(.rows(.element(id: 1, action: .start)))
+    return (store, clock)
+  }
+
+  /// Two rows with the same `CancelID`: one row's `.cancel(id:)` stops its own timer only.
+  @Test func testNavigation_cancelID_childCannotCancelSibling() async {
+    let (store, clock) = await twoTickingRows()
     await store.send(.rows(.element(id: 0, action: .stop)))
     await clock.advance(by: .seconds(1))
     await store.receive(.rows(.element(id: 1, action: .tick))) { $0.rows[id: 1]?.ticks = 1 }
@@ -77,10 +80,7 @@ import ValueStore
 
   /// The parent's `.cancel(id:)` with a row's id stops that effect in every row.
   @Test func testNavigation_cancelID_parentCancelTwoChildren() async {
-    let clock = TestClock()
-    let store = TestStore(initialState: TickerList.State(rows: [0, 1])) { TickerList(clock: clock) }
-    await store.send(.rows(.element(id: 0, action: .start)))
-    await store.send(.rows(.element(id: 1, action: .start)))
+    let (store, clock) = await twoTickingRows()
     await clock.advance(by: .seconds(1))
     await store.receive(.rows(.element(id: 0, action: .tick))) { $0.rows[id: 0]?.ticks = 1 }
     await store.receive(.rows(.element(id: 1, action: .tick))) { $0.rows[id: 1]?.ticks = 1 }
