@@ -84,26 +84,27 @@ public struct Effect<Action> {
 
   /// Transforms the actions this effect sends (how a parent runs a child's effects).
   public func map<Parent>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
-    transformed(transform, dismiss: nil, ids: nil, dependencies: nil)
+    transformed(transform, dismiss: nil, scope: nil, dependencies: nil)
   }
 
   /// Transforms the actions this effect sends; for a presented child, turns its dismissals into
-  /// the parent action that dismisses it (`dismiss`) and its cancellation ids into its own (`ids`);
+  /// the parent action that dismisses it (`dismiss`); for a child whose effects are its own, scopes
+  /// its cancellation ids to it (`scope`), also those its tasks give (`withTaskCancellation(id:)`);
   /// for a child with dependencies of its own, runs its tasks with them (`dependencies`).
   func transformed<Parent>(
     _ transform: @escaping @Sendable (Action) -> Parent,
     dismiss: (@Sendable () -> Parent)?,
-    ids: ((EffectID) -> EffectID)?,
+    scope: NavigationID?,
     dependencies: DependencyValues?
   ) -> Effect<Parent> {
-    let scoped = { (id: EffectID) in ids?(id) ?? id }
+    let scoped = { (id: EffectID) in scope.map { id.scoped(in: $0) } ?? id }
     switch operation {
     case .none: return .none
     case let .send(action): return .send(transform(action))
     case let .run(priority, body, handler):
       let mappedBody: @Sendable (Send<Parent>) async throws -> Void = { send in
         let child = send.map(transform, dismiss: dismiss)
-        try await EffectContext.with(dependencies, dismissal: dismiss == nil ? nil : child.dismissal) {
+        try await EffectContext.with(dependencies, dismissal: dismiss == nil ? nil : child.dismissal, scope: scope) {
           try await body(child)
         }
       }
@@ -111,22 +112,22 @@ public struct Effect<Action> {
       if let handler {
         mappedHandler = { error, send in
           let child = send.map(transform, dismiss: dismiss)
-          await EffectContext.with(dependencies, dismissal: dismiss == nil ? nil : child.dismissal) {
+          await EffectContext.with(dependencies, dismissal: dismiss == nil ? nil : child.dismissal, scope: scope) {
             await handler(error, child)
           }
         }
       }
       return Effect<Parent>(.run(priority, mappedBody, mappedHandler))
     case let .merge(effects):
-      return Effect<Parent>(.merge(effects.map { $0.transformed(transform, dismiss: dismiss, ids: ids, dependencies: dependencies) }))
+      return Effect<Parent>(.merge(effects.map { $0.transformed(transform, dismiss: dismiss, scope: scope, dependencies: dependencies) }))
     case let .concatenate(effects):
       return Effect<Parent>(
-        .concatenate(effects.map { $0.transformed(transform, dismiss: dismiss, ids: ids, dependencies: dependencies) }))
+        .concatenate(effects.map { $0.transformed(transform, dismiss: dismiss, scope: scope, dependencies: dependencies) }))
     case let .cancellable(id, cancelInFlight, effect):
       return Effect<Parent>(
         .cancellable(
           scoped(id), cancelInFlight: cancelInFlight,
-          effect.transformed(transform, dismiss: dismiss, ids: ids, dependencies: dependencies)))
+          effect.transformed(transform, dismiss: dismiss, scope: scope, dependencies: dependencies)))
     case let .cancel(id): return Effect<Parent>(.cancel(scoped(id)))
     case .dismiss: return dismiss.map { .send($0()) } ?? .dismiss
     }
@@ -257,20 +258,36 @@ public struct Send<Action>: Sendable {
 extension Effect: @unchecked Sendable where Action: Sendable {}
 
 /// What an effect's task runs with, set around its body: the dependencies in force for the action
-/// that started it, and what dismisses the feature it belongs to (`@Dependency(\.dismiss)`).
+/// that started it, what dismisses the feature it belongs to (`@Dependency(\.dismiss)`), and where
+/// it runs (``Running``).
 enum EffectContext {
   /// A task-local's value is never a function type: see Design.md, "Task-local values".
   struct Dismissal: Sendable {
     let run: @MainActor @Sendable () -> Void
   }
 
-  @TaskLocal static var dismissal: Dismissal?
+  /// The effect task running now: its group (an action it sends starts its effects in a group its
+  /// group adopts), its store's cancellation table, and the children its body was given in
+  /// (`withTaskCancellation(id:)` there scopes its id as `.cancellable(id:)` does).
+  struct Running: Sendable {
+    let group: EffectGroup
+    let table: CancellationTable
+    let path: [NavigationID]
+  }
 
-  /// Runs `operation` with `dependencies` (if any) and `dismissal` (if any) in force.
+  @TaskLocal static var dismissal: Dismissal?
+  @TaskLocal static var running: Running?
+
+  /// Runs `operation` with `dependencies` (if any) and `dismissal` (if any) in force, inside the
+  /// child `scope` (if any).
   static func with<R>(
-    _ dependencies: DependencyValues?, dismissal: (@MainActor @Sendable () -> Void)?,
+    _ dependencies: DependencyValues?, dismissal: (@MainActor @Sendable () -> Void)?, scope: NavigationID? = nil,
     _ operation: () async throws -> R
   ) async rethrows -> R {
+    if let scope, let running {
+      let inner = Running(group: running.group, table: running.table, path: running.path + [scope])
+      return try await $running.withValue(inner) { try await with(dependencies, dismissal: dismissal, operation) }
+    }
     let dismissal = dismissal.map(Dismissal.init)
     switch (dependencies, dismissal) {
     case (nil, nil): return try await operation()
@@ -321,6 +338,11 @@ struct EffectID: Hashable, @unchecked Sendable {
   /// This id as the parent of the child `navigation` sees it.
   func scoped(in navigation: NavigationID) -> EffectID {
     EffectID(base: base, path: [navigation] + path, reachedFromParents: reachedFromParents)
+  }
+
+  /// This id given inside the children `outer` (outermost first), as the root sees it.
+  func within(_ outer: [NavigationID]) -> EffectID {
+    outer.isEmpty ? self : EffectID(base: base, path: outer + path, reachedFromParents: reachedFromParents)
   }
 
   /// The ids a `.cancel(id:)` reaches this one by: its own, and for a reducer's id the same id at

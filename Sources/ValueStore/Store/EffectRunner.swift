@@ -2,16 +2,15 @@ import Foundation
 
 /// Starts, tracks and cancels a store's effects.
 ///
-/// Tasks are kept in a lock-protected table so that releasing the store (whose deinitializer may
-/// run on any thread) cancels every effect still running.
+/// Tasks and their cancellation ids are kept in a lock-protected table (``CancellationTable``):
+/// releasing the store (whose deinitializer may run on any thread) cancels every effect still
+/// running, and an effect cancels by id from wherever it runs (`Task.cancel(id:)`).
 @MainActor
 final class EffectRunner<Action: Sendable> {
-  private let running = RunningTasks()
-  /// Effect ids → the running tasks started under them.
-  private var cancellables: [EffectID: Set<Int>] = [:]
-  /// Running tasks → the effect ids they were started under: what ending one must clean up, so
-  /// that it costs O(its own ids), not O(ids in use).
-  private var idsOfTask: [Int: [EffectID]] = [:]
+  private let running = CancellationTable()
+  /// The keys of the tasks spawned by the effect being started, in order: a `.cancellable` part
+  /// records those its inner effect added.
+  private var spawned: [Int] = []
   /// Where an error thrown by an effect without a `catch:` goes.
   var onError: @Sendable (any Error) -> Void = { error in
     RuntimeWarning.report("An effect threw an error it did not handle: \(error)")
@@ -23,23 +22,25 @@ final class EffectRunner<Action: Sendable> {
   /// Starts `effect`. Synchronous parts run now: `.send` calls `follow` (the store queues the action),
   /// `.cancel` cancels. Asynchronous parts become tasks recorded in `group`.
   func start(_ effect: Effect<Action>, in group: EffectGroup, send: Send<Action>, follow: (Action) -> Void) {
+    startParts(effect, in: group, send: send, follow: follow)
+    spawned.removeAll(keepingCapacity: true)
+  }
+
+  private func startParts(_ effect: Effect<Action>, in group: EffectGroup, send: Send<Action>, follow: (Action) -> Void) {
     switch effect.operation {
     case .none:
       return
     case let .send(action):
       follow(action)
     case let .merge(effects):
-      for effect in effects { start(effect, in: group, send: send, follow: follow) }
+      for effect in effects { startParts(effect, in: group, send: send, follow: follow) }
     case let .cancel(id):
       cancel(id)
     case let .cancellable(id, cancelInFlight, inner):
       if cancelInFlight { cancel(id) }
-      let tasks = running.idsReserved { start(inner, in: group, send: send, follow: follow) }
-      guard !tasks.isEmpty else { return }
-      for level in id.levels {
-        cancellables[level, default: []].formUnion(tasks)
-        for task in tasks { idsOfTask[task, default: []].append(level) }
-      }
+      let first = spawned.count
+      startParts(inner, in: group, send: send, follow: follow)
+      running.record(spawned[first...], under: id)
     case .run, .concatenate:
       spawn(effect, in: group, send: send)
     case .dismiss:
@@ -52,34 +53,22 @@ final class EffectRunner<Action: Sendable> {
 
   private func spawn(_ effect: Effect<Action>, in group: EffectGroup, send: Send<Action>) {
     let onError = onError
-    let id = running.reserve()
+    let table = running
+    let key = table.reserve()
     group.running += 1
-    let task = Task(executorPreference: executor) { @Sendable @MainActor [weak self] in
-      await EffectGroup.$current.withValue(EffectGroup.Current(group: group)) {
-        await execute(effect, send: send, onError: onError, cancel: { [weak self] id in self?.cancel(id) })
+    let task = Task(executorPreference: executor) { @Sendable @MainActor in
+      await EffectContext.$running.withValue(EffectContext.Running(group: group, table: table, path: [])) {
+        await execute(effect, send: send, onError: onError, table: table)
       }
       group.running -= 1
-      self?.finished(id)
+      table.finished(key)
     }
-    running.insert(task, id: id)
+    table.insert(task, key: key)
     group.tasks.append(task)
+    spawned.append(key)
   }
 
-  private func finished(_ task: Int) {
-    running.remove(task)
-    guard let ids = idsOfTask.removeValue(forKey: task) else { return }
-    for id in ids {
-      // Gone already if the id was cancelled (and possibly reused by newer tasks since).
-      guard let index = cancellables.index(forKey: id) else { continue }
-      cancellables.values[index].remove(task)
-      if cancellables.values[index].isEmpty { cancellables.remove(at: index) }
-    }
-  }
-
-  func cancel(_ id: EffectID) {
-    guard let ids = cancellables.removeValue(forKey: id) else { return }
-    for id in ids { running.cancel(id) }
-  }
+  func cancel(_ id: EffectID) { running.cancel(id) }
 
   /// Whether any effect is still running.
   var hasRunningEffects: Bool { !running.isEmpty }
@@ -95,7 +84,7 @@ private func execute<Action: Sendable>(
   _ effect: Effect<Action>,
   send: Send<Action>,
   onError: @escaping @Sendable (any Error) -> Void,
-  cancel: @escaping @MainActor @Sendable (EffectID) -> Void
+  table: CancellationTable
 ) async {
   switch effect.operation {
   case .none:
@@ -116,49 +105,21 @@ private func execute<Action: Sendable>(
   case let .merge(effects):
     await withTaskGroup(of: Void.self) { tasks in
       for effect in effects {
-        tasks.addTask { await execute(effect, send: send, onError: onError, cancel: cancel) }
+        tasks.addTask { await execute(effect, send: send, onError: onError, table: table) }
       }
     }
   case let .concatenate(effects):
     for effect in effects {
       if Task.isCancelled { return }
-      await execute(effect, send: send, onError: onError, cancel: cancel)
+      await execute(effect, send: send, onError: onError, table: table)
     }
   case let .cancellable(_, _, inner):
     // Inside a running effect (a concatenation) the enclosing task is what cancellation stops.
-    await execute(inner, send: send, onError: onError, cancel: cancel)
+    await execute(inner, send: send, onError: onError, table: table)
   case let .cancel(id):
-    await cancel(id)
+    table.cancel(id)  // scoped already, as the effect was
   case .dismiss:
     await send.dismiss()
   }
 }
 
-/// The running effect tasks by id; cancelled all at once when the store goes away.
-final class RunningTasks: @unchecked Sendable {
-  private let lock = Lock()
-  private var tasks: [Int: Task<Void, Never>] = [:]
-  private var nextID = 0
-
-  func reserve() -> Int { lock.withLock { nextID += 1; return nextID } }
-
-  func insert(_ task: Task<Void, Never>, id: Int) { lock.withLock { tasks[id] = task } }
-
-  func remove(_ id: Int) { lock.withLock { tasks[id] = nil } }
-
-  func cancel(_ id: Int) { lock.withLock { tasks[id] }?.cancel() }
-
-  func cancelAll() {
-    let all = lock.withLock { Array(tasks.values) }
-    for task in all { task.cancel() }
-  }
-
-  var isEmpty: Bool { lock.withLock { tasks.isEmpty } }
-
-  /// The ids reserved while `body` runs.
-  func idsReserved(_ body: () -> Void) -> Range<Int> {
-    let first = lock.withLock { nextID } + 1
-    body()
-    return first..<(lock.withLock { nextID } + 1)
-  }
-}

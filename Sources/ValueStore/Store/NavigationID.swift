@@ -56,7 +56,7 @@ extension Effect {
   ) -> Effect<Parent> {
     if isNone { return .none }
     return (dismiss == nil ? self : dismissingOnce())
-      .transformed(embed, dismiss: dismiss, ids: { $0.scoped(in: navigation) }, dependencies: nil)
+      .transformed(embed, dismiss: dismiss, scope: navigation, dependencies: nil)
       .cancellable(scope: .scope(of: navigation))
   }
 }

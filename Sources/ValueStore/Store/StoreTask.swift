@@ -39,17 +39,10 @@ final class EffectGroup: Sendable {
   private var sent: [EffectGroup] = []
   private var pruneAt = 16
 
-  /// The group of the effect task running now, if an effect of a store is running (an action it
-  /// sends starts its effects in a group of `sent`).
-  @TaskLocal static var current: Current?
-
-  /// A task-local's value is never a function type or a bare class here: see Design.md.
-  struct Current: Sendable { let group: EffectGroup }
-
   /// A group for an action being sent: adopted by the group of the effect sending it, if any.
   static func started() -> EffectGroup {
     let group = EffectGroup()
-    current?.group.adopt(group)
+    EffectContext.running?.group.adopt(group)
     return group
   }
 
