@@ -7,7 +7,7 @@
 ///   var _$fields = Observed(Fields())
 /// }
 /// state.path.append(.detail(Detail.State()))   // id 0
-/// state.path[id: 0]?.modify(Path.State.detail) { $0.title = "Milk" }
+/// state.path[id: 0, case: Path.State.detail]?.title = "Milk"   // another case: reported
 /// state.path.pop(from: 0)                      // 0 and everything above it
 /// ```
 ///
