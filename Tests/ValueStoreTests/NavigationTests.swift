@@ -265,7 +265,11 @@ final class Latch: Sendable {
     #expect(store.log == ["pop #1, count 3"])  // the parent saw the stack before the pop
     store.send(.push(13))
     #expect(store.path.ids == [0, 3])  // ids are never reused
-    store.send(.path(.push(id: 7, state: Job(.init(id: 14)))))
+    let warnings = Warnings()
+    RuntimeWarning.withHandler({ warnings.append($0) }) {
+      store.send(.path(.push(id: 7, state: Job(.init(id: 14)))))  // past the next id: reported in tests
+    }
+    #expect(warnings.all.count == 1)
     #expect(store.path.ids == [0, 3, 7])
     #expect(store.path.nextID == 8)
   }

@@ -11,7 +11,9 @@ extension Reducer where Action: Sendable {
   /// ```
   ///
   /// - `.element(id:action:)` runs the element (ignored with a ``RuntimeWarning`` if it is gone).
-  /// - `.popFrom(id:)` and `.push(id:state:)` reach this reducer, then the stack changes.
+  /// - `.popFrom(id:)` and `.push(id:state:)` reach this reducer, then the stack changes. A push
+  ///   of an id the stack has used is ignored with a ``RuntimeWarning``; in tests, a push of an id
+  ///   past the stack's ``StackState/nextID`` is pushed with one (a test's ids count from 0).
   /// - Each element's effects are its own (their cancellation ids do not clash with another
   ///   element's, even of the same feature) and are cancelled when it is popped, however that
   ///   happens. ``Effect/dismiss`` and ``Send/dismiss()`` from an element pop it.
@@ -82,8 +84,15 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer where Pa
       }
     case let .push(id, elementState):
       _ = toStack.modify(&state) { stack in
+        let expected = stack.nextID
         if !stack.push(elementState, id: id) {
           RuntimeWarning.report("forEach received push(id: \(id)), an id the stack has used (ids are never reused); ignored.")
+        } else if id > expected, DependencyValues.current.context == .test {
+          // In a test each stack counts from 0, so an id past the next one is one no `append`
+          // would give: reported, as TCA does, and pushed (later ids count on from it).
+          RuntimeWarning.report(
+            "forEach received push(id: \(id)), an unexpected id: the stack's next is \(expected). "
+              + "In tests a stack's ids count from 0 (push with the stack's nextID); pushed.")
         }
       }
     case .element, nil:

@@ -7,7 +7,7 @@
 ///   var _$fields = Observed(Fields())
 /// }
 /// state.path.append(.detail(Detail.State()))   // id 0
-/// state.path[id: 0]?.modify(Path.State.detail) { $0.title = "Milk" }
+/// state.path[id: 0, case: Path.State.detail]?.title = "Milk"   // another case: reported
 /// state.path.pop(from: 0)                      // 0 and everything above it
 /// ```
 ///
@@ -62,9 +62,20 @@ public struct StackState<Element> {
     }
   }
 
-  /// Pushes `element` on top, with the next id.
+  /// Pushes `element` on top, with a new id: in an app the next of
+  /// ``DependencyValues/stackElementID`` (one counter for the process, so an id that generator
+  /// gives later is new to this stack too), never below ``nextID``; in tests and previews
+  /// ``nextID`` (each stack counts from 0, whatever the test did with the generator).
+  ///
+  /// ```swift
+  /// var path = StackState<Path.State>()
+  /// path.append(.detail(Detail.State()))   // #0 in a test
+  /// ```
   public mutating func append(_ element: Element) {
-    push(element, id: StackElementID(integerLiteral: _nextID))
+    var id = _nextID
+    let dependencies = DependencyValues.current
+    if dependencies.context == .live { id = Swift.max(id, dependencies.stackElementID().rawValue) }
+    push(element, id: StackElementID(integerLiteral: id))
   }
 
   /// Pushes `element` with `id` (a ``StackAction/push(id:state:)``); false if the id was used
