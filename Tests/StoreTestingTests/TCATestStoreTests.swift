@@ -5,6 +5,41 @@ import ValueStore
 /// TCA's `TestStoreTests` and `TestStoreFailureTests`, translated: what a TCA user's tests rely on.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct TCATestStoreTests {
+  enum Step: Equatable, Sendable { case a, b1, b2, b3, c1, c2, c3, d }
+
+  @Test func testEffectConcatenation() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Number()) {
+      Reduce<Number, Step> { _, action in
+        switch action {
+        case .a:
+          return .merge(
+            .run { send in
+              try await clock.sleep(for: .seconds(1))
+              await send(.b1)
+              await send(.c1)
+            },
+            .run { _ in await Gate().wait() }.cancellable(id: 1)
+          )
+        case .b1: return .concatenate(.send(.b2), .send(.b3))
+        case .c1: return .concatenate(.send(.c2), .send(.c3))
+        case .b2, .b3, .c2, .c3: return .none
+        case .d: return .cancel(id: 1)
+        }
+      }
+    }
+
+    await store.send(.a)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.b1)
+    await store.receive(.b2)
+    await store.receive(.b3)
+    await store.receive(.c1)
+    await store.receive(.c2)
+    await store.receive(.c3)
+    await store.send(.d)
+  }
+
   @Test func testStateAccess() async {
     enum Action: Equatable, Sendable { case a, b, c, d }
     let store = TestStore(initialState: Number()) {
