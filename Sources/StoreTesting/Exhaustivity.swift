@@ -23,16 +23,18 @@ public enum Exhaustivity: Equatable, Sendable {
 
   /// Only what the test states is checked:
   ///
-  /// - a trailing closure is checked for the fields it sets: when the closure applied to the
-  ///   state before the action doesn't give the state after it, it is applied to the state after
-  ///   the action instead, and must leave that unchanged;
-  /// - received actions the test doesn't assert are skipped (`receive` skips those that don't
-  ///   match, `send` skips any still waiting);
+  /// - a trailing closure runs once, on the state after the action, and must leave it unchanged:
+  ///   only the fields it sets are checked, so set them to what they are (`$0.count = 2`); a
+  ///   relative change (`$0.count += 1`) fails. It may also check the state
+  ///   (`#expect($0.path.count == 1)`);
+  /// - received actions the test doesn't assert are skipped (`receive` takes the first that
+  ///   matches and skips those before it, `send` skips any still waiting);
   /// - effects still running at the end of the test are not failures.
   ///
   /// With `showSkippedAssertions`, each check that ``on`` would have failed is shown, with the
   /// message ``on`` would give, as a known issue in Swift Testing (printed in XCTest): a test
-  /// still passes, and shows what it leaves unasserted.
+  /// still passes, and shows what it leaves unasserted. To show them, a trailing closure is also
+  /// applied to the state before the action, where the issues it records are known issues.
   case off(showSkippedAssertions: Bool)
 
   /// Non-exhaustive, without showing the skipped assertions.

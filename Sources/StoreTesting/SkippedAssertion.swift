@@ -24,7 +24,7 @@ enum SkippedAssertion {
     #if canImport(Testing)
       if Test.current != nil {
         var result: R?
-        withKnownIssue("Checked against the state before the action (exhaustivity is off)", isIntermittent: true) { result = try body() }
+        withKnownIssue("Applied to the state before the action, to show skipped assertions", isIntermittent: true) { result = try body() }
         return result
       }
     #endif

@@ -19,6 +19,10 @@ import ValueStore
 /// }
 /// ```
 ///
+/// As swift-clocks' `TestClock`: a sleep until ``now`` (`sleep(for: .zero)`) also suspends until
+/// the clock is next advanced, `advance()` advances by zero and wakes the sleepers that are due,
+/// and ``run(timeout:isolation:fileID:filePath:line:column:)`` advances until no sleeper is left.
+///
 /// ## Scheduling
 ///
 /// Advancing wakes the due sleepers one at a time, earliest deadline first (ties in the order they
@@ -31,8 +35,11 @@ import ValueStore
 ///    point, and a task that sleeps again within the advanced range is woken by the same call.
 ///
 /// If the woken tasks and the advancing task all run on one serial executor (for example a shared
-/// `TaskExecutor` preference in a test), the first step alone guarantees that each woken task runs
-/// to its next suspension before the clock moves on.
+/// `TaskExecutor` preference in a test), each woken task runs to its next suspension before the
+/// clock moves on, provided it gets there in fewer than ``yieldsPerStep`` hops. An advance runs on
+/// its caller's actor: from a `@MainActor` test, on the main queue, where a ``TestStore`` runs its
+/// effects — so a timer effect sends its tick and sleeps again before the advance goes on, however
+/// busy the main queue is.
 ///
 /// - Important: On the parallel global executor, the second step is a heuristic. Whether a woken
 ///   task has reached its next suspension can't be observed, so the clock can only yield. If the
@@ -121,7 +128,8 @@ public final class TestClock: Clock {
 
   /// Suspends until the clock is advanced to `deadline` or later.
   ///
-  /// Returns at once if `deadline` is not after ``now``.
+  /// Returns at once if `deadline` is before ``now``; a sleep until ``now`` suspends until the next
+  /// advance, even by zero (`advance()`).
   ///
   /// - Throws: `CancellationError` if the task is cancelled before or while sleeping; a
   ///   cancelled sleeper stops counting towards ``sleeperCount``.
@@ -137,7 +145,7 @@ public final class TestClock: Clock {
         // sees the sleeper.
         let immediateOutcome: Result<Bool, any Error>? = state.withValue { state in
           if Task.isCancelled { return .failure(CancellationError()) }
-          if deadline <= state.now { return .success(false) }
+          if deadline < state.now { return .success(false) }
           state.sleepers[id] = Sleeper(id: id, deadline: deadline, continuation: continuation)
           return nil
         }
@@ -154,18 +162,20 @@ public final class TestClock: Clock {
     }
   }
 
-  /// Moves the clock forward by `duration`, waking every sleeper whose deadline it reaches.
+  /// Moves the clock forward by `duration`, waking every sleeper whose deadline it reaches; by
+  /// default by zero, which wakes the sleepers that are due (a sleep until ``now``).
   ///
-  /// See ``advance(to:fileID:filePath:line:column:)``.
+  /// See ``advance(to:isolation:fileID:filePath:line:column:)``.
   public func advance(
-    by duration: Duration,
+    by duration: Duration = .zero,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
     await advance(
-      to: now.advanced(by: duration), fileID: fileID, filePath: filePath, line: line, column: column
+      to: now.advanced(by: duration), isolation: isolation, fileID: fileID, filePath: filePath, line: line, column: column
     )
   }
 
@@ -179,6 +189,7 @@ public final class TestClock: Clock {
   /// location and leaves the clock unchanged.
   public func advance(
     to deadline: Instant,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -193,25 +204,47 @@ public final class TestClock: Clock {
       )
       return
     }
-    await step(to: deadline)
+    await step(to: deadline, isolation: isolation)
   }
 
-  /// Advances the clock until no sleepers remain, waking each in deadline order.
+  /// Advances the clock until no sleepers remain, waking each in deadline order, and fails if one
+  /// remains after `timeout` of real time.
   ///
-  /// - Important: This never returns while a task keeps sleeping on the clock in a loop, such as
-  ///   a repeating timer; advance such tasks by a bounded amount instead.
-  public func run() async {
-    await step(to: now)  // Lets tasks that were just started reach their first sleep.
+  /// ```swift
+  /// await store.send(.startButtonTapped)
+  /// await clock.run()   // the countdown's five ticks
+  /// ```
+  ///
+  /// A task that keeps sleeping on the clock in a loop, such as a repeating timer, is still
+  /// sleeping at the timeout: the test fails, and the task keeps sleeping. Advance such tasks by a
+  /// bounded amount instead.
+  public func run(
+    timeout: Duration = .milliseconds(500),
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let end = ContinuousClock.now + timeout
+    await step(to: now, isolation: isolation)  // Lets tasks that were just started reach their first sleep.
     while let deadline = state.withValue({ $0.earliestSleeper?.deadline }) {
-      await step(to: deadline)
+      guard ContinuousClock.now < end else {
+        return reportIssue(
+          "Expected all sleeps to finish, but some are still suspending after \(timeout). A task "
+            + "keeps sleeping on the clock: advance it by a bounded amount, or increase the timeout "
+            + "of 'run'.",
+          fileID: fileID, filePath: filePath, line: line, column: column)
+      }
+      await step(to: deadline, isolation: isolation)
     }
   }
 
-  private func step(to deadline: Instant) async {
+  private func step(to deadline: Instant, isolation: isolated (any Actor)?) async {
     while true {
       // Before the first wake, yielding lets tasks started just before the advance reach their
       // sleep; after a wake, it lets the woken task run on.
-      await yieldToWokenTasks()
+      await yieldToWokenTasks(isolation: isolation)
       let due: Sleeper? = state.withValue { state in
         guard let sleeper = state.earliestSleeper, sleeper.deadline <= deadline else {
           state.now = max(state.now, deadline)
@@ -223,13 +256,13 @@ public final class TestClock: Clock {
       }
       guard let due else { return }
       due.continuation.resume(returning: true)
-      await waitForWake(of: due.id)
+      await waitForWake(of: due.id, isolation: isolation)
     }
   }
 
   /// Suspends until the sleeper `id`, already resumed, is running again: unlike yielding, this
   /// guarantees it got a thread before the next sleeper wakes or the advance returns.
-  private func waitForWake(of id: UInt64) async {
+  private func waitForWake(of id: UInt64, isolation: isolated (any Actor)?) async {
     await withCheckedContinuation { continuation in
       let alreadyConfirmed = state.withValue { state in
         if state.confirmedWakes.remove(id) != nil { return true }
@@ -253,7 +286,7 @@ public final class TestClock: Clock {
     waiter?.resume()
   }
 
-  private func yieldToWokenTasks() async {
+  private func yieldToWokenTasks(isolation: isolated (any Actor)?) async {
     for _ in 0..<yieldsPerStep {
       await Task.yield()
     }

@@ -1,9 +1,9 @@
 import ValueStore
 
 extension TestStore {
-  /// Checks the current state — including what received actions not asserted yet changed — against
-  /// the last asserted state changed by `updateStateToExpectedResult`, and takes it as asserted.
-  /// What a non-exhaustive test uses to check state without naming the actions that changed it.
+  /// Checks the store's state now — including what received actions not asserted yet changed —
+  /// against ``state`` changed by `updateStateToExpectedResult`, and takes it as asserted. What a
+  /// non-exhaustive test uses to check state without naming the actions that changed it.
   ///
   /// ```swift
   /// store.exhaustivity = .off
@@ -19,16 +19,18 @@ extension TestStore {
     column: UInt = #column
   ) {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let actual = state
+    let actual = store.currentState
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
-      checkStateChange(from: assertedState, to: actual, update, at: site, expectsChange: false)
+      checkStateChange(from: state, to: actual, update, at: site, expectsChange: false)
     }
-    assertedState = actual
+    state = actual
   }
 
-  /// Checks one action's state change: `updateStateToExpectedResult` applied to `before` must
-  /// give `actual`; when exhaustivity is off and it does not, applied to `actual` it must leave it
-  /// unchanged (see ``Exhaustivity``). It runs with the feature's dependencies, as in TCA.
+  /// Checks one action's state change. Exhaustive, `updateStateToExpectedResult` applied to
+  /// `before` must give `actual`. Non-exhaustive, it runs once, on `actual`, and must leave it
+  /// unchanged: only what it sets is checked (see ``Exhaustivity``); shown skipped assertions
+  /// also apply it to `before`, to show what an exhaustive test would have failed. It runs with
+  /// the feature's dependencies, as in TCA.
   func checkStateChange(
     from before: State,
     to actual: State,
@@ -42,40 +44,27 @@ extension TestStore {
       try DependencyValues.$current.withValue(dependencies) { try updateStateToExpectedResult?(&state) }
       return state
     }
-    guard exhaustivity != .on, updateStateToExpectedResult != nil else {
-      let expected: State
-      do { expected = try applied(to: before) } catch { return site.reportFailure("Threw error: \(error)") }
-      if expected == actual {
-        if expectsChange, updateStateToExpectedResult != nil, exhaustivity == .on, actual == before {
-          site.reportFailure(
-            "Expected state to change, but no change occurred. The trailing closure made no "
-              + "observable modifications to state. If no change to state is expected, omit the "
-              + "trailing closure."
-          )
-        }
-        return
-      }
-      return reportUnlessExhaustivityOff(at: site) {
-        updateStateToExpectedResult == nil
-          ? differenceMessage(
-            "State was expected not to change, but it did:", expected, actual,
-            firstName: "Expected", secondName: "Actual")
-          : stateMismatchMessage(expected, actual)
+    let expected: State
+    do {
+      expected = try applied(to: exhaustivity == .on ? before : actual)
+    } catch {
+      return site.reportFailure("Threw error: \(error)")
+    }
+    guard expected == actual else {
+      return site.reportFailure(stateChangeMessage(expected, actual, hasClosure: updateStateToExpectedResult != nil))
+    }
+    if exhaustivity == .off(showSkippedAssertions: true),
+      let exhaustive = SkippedAssertion.expectingIssues({ try applied(to: before) }), exhaustive != actual
+    {
+      return SkippedAssertion.report(
+        stateChangeMessage(exhaustive, actual, hasClosure: updateStateToExpectedResult != nil), site)
+    }
+    if expectsChange, updateStateToExpectedResult != nil, actual == before {
+      reportUnlessExhaustivityOff(at: site) {
+        "Expected state to change, but no change occurred. The trailing closure made no observable "
+          + "modifications to state. If no change to state is expected, omit the trailing closure."
       }
     }
-    // Relative changes (`$0.count += 1`) are checked from the state before the action; the
-    // closure's own expectations there are not failures (a closure that only checks the state
-    // after the action, `#expect($0.path.count == 1)`, fails there).
-    let expected = SkippedAssertion.expectingIssues { try applied(to: before) }
-    if expected == actual { return }
-    // Otherwise only the fields the closure sets are checked: applied to the actual state, it
-    // must leave it unchanged.
-    let expectedGivenActual: State
-    do { expectedGivenActual = try applied(to: actual) } catch { return site.reportFailure("Threw error: \(error)") }
-    guard expectedGivenActual == actual else {
-      return site.reportFailure(stateMismatchMessage(expectedGivenActual, actual))
-    }
-    if let expected { reportUnlessExhaustivityOff(at: site) { stateMismatchMessage(expected, actual) } }
   }
 
   /// Reports a failure that only exhaustive tests have: when exhaustivity is off it is skipped,
@@ -88,9 +77,11 @@ extension TestStore {
     }
   }
 
-  private func stateMismatchMessage(_ expected: State, _ actual: State) -> String {
+  /// The failure for a state that is not the expected one: with a closure, it stated the change
+  /// wrongly; without, the state was expected not to change.
+  private func stateChangeMessage(_ expected: State, _ actual: State, hasClosure: Bool) -> String {
     differenceMessage(
-      "State change does not match expectation:", expected, actual,
-      firstName: "Expected", secondName: "Actual")
+      hasClosure ? "State change does not match expectation:" : "State was expected not to change, but it did:",
+      expected, actual, firstName: "Expected", secondName: "Actual")
   }
 }

@@ -2,8 +2,9 @@ import Dispatch
 import ValueStore
 
 extension TestStore {
-  /// Waits until every effect has finished, for up to `timeout` (``TestStore/timeout`` when nil),
-  /// and fails for each one still running then.
+  /// Fails if received actions are still unasserted, then waits until every effect has finished,
+  /// for up to `timeout` (``TestStore/timeout`` when nil), and fails for each one still running
+  /// then.
   ///
   /// ```swift
   /// await store.send(.saveButtonTapped) { $0.isSaving = true }
@@ -19,7 +20,7 @@ extension TestStore {
   /// Started by send(TimerFeature.Action.toggleTimer) at TimerTests.swift:12
   /// ```
   ///
-  /// Effects skipped with ``skipInFlightEffects()`` are not waited for. Actions the effects send
+  /// Effects skipped with ``skipInFlightEffects(strict:fileID:filePath:line:column:)`` are not waited for. Actions the effects send
   /// meanwhile are received actions, to assert afterwards.
   public func finish(
     timeout: Duration? = nil,
@@ -28,10 +29,13 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    if !log.received.isEmpty {
+      reportUnlessExhaustivityOff(at: site) { unhandledActionsMessage("The store received", ":") }
+    }
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
     let finished = await effects.wait(until: deadline) { effects.running().isEmpty }
     guard !finished else { return }
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     for effect in effects.running() { site.reportFailure(effect.stillRunningMessage) }
   }
 
@@ -40,9 +44,23 @@ extension TestStore {
   ///
   /// ```swift
   /// await store.send(.onAppear)       // starts listening to notifications, for good
-  /// store.skipInFlightEffects()
+  /// await store.skipInFlightEffects()
   /// ```
-  public func skipInFlightEffects() {
+  ///
+  /// First lets effects that are about to finish do so. When `strict`, having no running effect to
+  /// skip fails the test.
+  public func skipInFlightEffects(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await effects.settle()
+    if strict && effects.running().isEmpty {
+      CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        .reportFailure("There were no in-flight effects to skip.")
+    }
     effects.skipRunning()
   }
 
@@ -51,14 +69,17 @@ extension TestStore {
   /// test sent the action that started them).
   func checkEndOfTest() {
     if !log.received.isEmpty {
-      reportUnlessExhaustivityOff(at: lastStepSite) {
-        "The store received \(counted(log.received.count, "unexpected action")) after this one: …"
-          + "\n\nUnhandled actions: \(log.receivedActionsDump)"
-      }
+      reportUnlessExhaustivityOff(at: lastStepSite) { unhandledActionsMessage("The store received", " after this one:") }
     }
     for effect in effects.running() {
       reportUnlessExhaustivityOff(at: effect.origin.site) { effect.stillRunningMessage }
     }
+  }
+
+  /// `The store received 2 unexpected actions after this one: …`, and the actions.
+  private func unhandledActionsMessage(_ lead: String, _ tail: String) -> String {
+    "\(lead) \(counted(log.received.count, "unexpected action"))\(tail) …"
+      + "\n\nUnhandled actions: \(log.receivedActionsDump)"
   }
 }
 

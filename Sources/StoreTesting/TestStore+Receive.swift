@@ -89,29 +89,42 @@ extension TestStore {
     )
   }
 
-  /// Skips the actions received so far: the test won't assert them, and the next assertion starts
-  /// from the state after the last of them.
+  /// Skips the actions received so far: the test won't assert them, and ``state`` becomes the
+  /// state after the last of them.
   ///
   /// ```swift
   /// await store.send(.onAppear)
   /// await store.skipReceivedActions()   // the analytics actions onAppear sends back
   /// ```
   ///
-  /// First lets running effects finish sending what they are about to send.
-  public func skipReceivedActions() async {
+  /// First lets running effects finish sending what they are about to send. When `strict`, having
+  /// no received action to skip fails the test.
+  public func skipReceivedActions(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
     await effects.settle()
+    if strict && log.received.isEmpty {
+      CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        .reportFailure("There were no received actions to skip.")
+    }
     skipReceived()
   }
 
-  /// Moves the asserted state past every received action and forgets them.
+  /// Moves ``state`` past every received action and forgets them.
   func skipReceived() {
     guard let last = log.received.last else { return }
-    assertedState = last.state
+    state = last.state
     log.received.removeAll()
   }
 
-  /// Waits for the next received action and asserts it matches; with exhaustivity off, skips
-  /// received actions that don't match until one does.
+  /// Waits for a received action that matches, and asserts how it changed the state. Exhaustive,
+  /// it must be the next received action; otherwise the first that matches is taken and those
+  /// before it are skipped. An expected action that doesn't come leaves the received ones to
+  /// receive.
   func receiveAction(
     matching isMatching: (Action) -> Bool,
     describedAs expectation: () -> String,
@@ -122,28 +135,27 @@ extension TestStore {
   ) async {
     lastStepSite = site
     let timeout = timeout ?? self.timeout
-    let deadline = ContinuousClock.now + timeout
-    while true {
-      let arrived = await effects.wait(until: deadline) {
-        !log.received.isEmpty || effects.running(includingSkipped: true).isEmpty
-      }
-      guard !log.received.isEmpty else {
-        let reason =
-          arrived ? "no effect is running that could send one" : "didn't get one within \(timeout)"
-        return site.reportFailure(
-          "Expected to receive an action matching \(expectation()), but \(reason).")
-      }
-      let received = log.received.removeFirst()
-      let stateBefore = assertedState
-      assertedState = received.state
-      if isMatching(received.action) {
-        checkStateChange(
-          from: stateBefore, to: received.state, updateStateToExpectedResult, at: site)
-        break
-      }
-      reportUnlessExhaustivityOff(at: site) { mismatch(received.action) }
-      if exhaustivity == .on { break }
+    func candidate() -> Int? {
+      exhaustivity == .on ? log.received.indices.first : log.received.firstIndex { isMatching($0.action) }
     }
+    let arrived = await effects.wait(until: .now + timeout) {
+      candidate() != nil || effects.running(includingSkipped: true).isEmpty
+    }
+    guard let index = candidate() else {
+      let reason = arrived ? "no effect is running that could send one" : "didn't get one within \(timeout)"
+      return site.reportFailure("Expected to receive an action matching \(expectation()), but \(reason).")
+    }
+    for skipped in log.received[..<index] {
+      reportUnlessExhaustivityOff(at: site) { mismatch(skipped.action) }
+    }
+    log.received.removeFirst(index)
+    let received = log.received.removeFirst()
+    if isMatching(received.action) {
+      checkStateChange(from: state, to: received.state, updateStateToExpectedResult, at: site)
+    } else {
+      site.reportFailure(mismatch(received.action))
+    }
+    state = received.state
     await effects.settle()
   }
 

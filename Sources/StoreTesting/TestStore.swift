@@ -37,7 +37,7 @@
 /// test sent the action that started them). Stop long-running effects in the feature (a
 /// cancellation action), cancel them with the ``TestStoreTask`` that `send` returns, wait for them
 /// with ``finish(timeout:fileID:filePath:line:column:)``, or skip them with
-/// ``skipInFlightEffects()``. Use the test store from a `@MainActor` test: the checks at the end
+/// ``skipInFlightEffects(strict:fileID:filePath:line:column:)``. Use the test store from a `@MainActor` test: the checks at the end
 /// need the main actor.
 ///
 /// ## Dependencies
@@ -109,8 +109,17 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
   /// one second by default.
   public var timeout: Duration = .seconds(1)
 
-  /// The store's current state, including changes made by received actions not asserted yet.
-  public var state: State { store.currentState }
+  /// The state after the last action the test asserted or skipped: what the next assertion starts
+  /// from. Actions received but not asserted yet have not changed it; inside the closure of `send`
+  /// or `receive`, it is the state before the action.
+  ///
+  /// ```swift
+  /// await store.send(.onAppear) { $0.isLoading = true }  // sends back `.loaded`
+  /// #expect(store.state.isLoading)
+  /// await store.receive(.loaded) { $0.isLoading = false }
+  /// #expect(!store.state.isLoading)
+  /// ```
+  public internal(set) var state: State
 
   /// Whether the feature dismissed itself (`.dismiss`, `send.dismiss()`), as it would dismiss the
   /// presentation showing it. A test store shows no presentation; sending afterwards fails.
@@ -123,9 +132,6 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
 
   let store: Store<State, TestAction<Action>>
   let log: ActionLog<State, Action>
-  /// The state after the last action the test asserted or skipped: what the next assertion
-  /// starts from.
-  var assertedState: State
   /// The test's last `send` or `receive` (at first, where the test store was created): failures
   /// found at the end of the test are about what happened after it.
   var lastStepSite: CallSite
@@ -221,7 +227,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
     }
     log.store = store
     self.log = log
-    assertedState = initialState
+    state = initialState
     lastStepSite = site
     store.rootDismissal = { [weak self] in self?.isDismissed = true }
   }

@@ -198,9 +198,12 @@ struct GreetingFeature: Reducer {
     #expect(issues.first?.message.contains("Unimplemented dependency: \\.date") == true, "\(issues)")
   }
 
+  // On one serial executor, so that the timer is asleep again before the advance goes on (see
+  // TestClockTests): a sleep until the instant the advance ended at would wait for the next one.
   @Test func aTimerKeepsItsDeadlinesWhenATestClockJumps() async {
     let clock = TestClock()
-    let ticks = Task {
+    let executor = SerialTaskExecutor()
+    let ticks = Task(executorPreference: executor) {
       var count = 0
       for await _ in clock.timer(interval: .seconds(1)) {
         count += 1
@@ -208,8 +211,10 @@ struct GreetingFeature: Reducer {
       }
       return count
     }
-    await clock.waitForSleepers(1)
-    await clock.advance(by: .seconds(3))  // one jump past three deadlines: three ticks
+    await withTaskExecutorPreference(executor) {
+      await clock.waitForSleepers(1)
+      await clock.advance(by: .seconds(3))  // one jump past three deadlines: three ticks
+    }
     #expect(await ticks.value == 3)
   }
 

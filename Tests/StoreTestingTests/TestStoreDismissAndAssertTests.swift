@@ -76,7 +76,7 @@ import ValueStore
 }
 
 /// Found porting TCA's SyncUps: a test store's initial state is made with the test's dependencies;
-/// a root feature that dismisses itself cancels its effects; a non-exhaustive closure may check
+/// a root feature that dismisses itself cancels its effects; a non-exhaustive closure checks
 /// the state after the action.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct TestStoreAsInTCATests {
@@ -131,10 +131,20 @@ import ValueStore
     await store.finish()  // the running effect was cancelled: nothing left to wait for
   }
 
-  @Test func aNonExhaustiveClosureMayCheckTheStateAfterTheAction() async {
+  @Test func aNonExhaustiveClosureRunsOnceOnTheStateAfterTheAction() async {
     let store = TestStore(initialState: Tally()) { TallyFeature() }
     store.exhaustivity = .off
     await store.send(.setCount(3))
-    await store.send(.increment) { #expect($0.count == 4) }
+    var runs = 0
+    await store.send(.increment) {
+      runs += 1
+      #expect($0.count == 4)
+    }
+    await store.send(.incrementTwice)
+    await store.receive(.increment) {
+      runs += 1
+      #expect($0.count == 5)
+    }
+    #expect(runs == 2)
   }
 }

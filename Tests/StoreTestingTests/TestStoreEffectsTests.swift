@@ -23,7 +23,7 @@ import ValueStore
       let store = TestStore(initialState: Tally()) { TallyFeature() }
       await store.send(.waitForGate)
       await store.finish(timeout: .milliseconds(50))
-      store.skipInFlightEffects()
+      await store.skipInFlightEffects()
     }
 
     #expect(
@@ -103,7 +103,7 @@ import ValueStore
     let store = TestStore(initialState: Tally()) { TallyFeature() }
 
     await store.send(.waitForGate)
-    store.skipInFlightEffects()
+    await store.skipInFlightEffects()
   }
 
   @Test func theTaskSendReturnsCancelsOrAwaitsTheActionsEffects() async {
@@ -128,7 +128,7 @@ import ValueStore
       store.timeout = .milliseconds(50)
       let waiting = await store.send(.waitForGate)
       await waiting.finish()
-      store.skipInFlightEffects()
+      await store.skipInFlightEffects()
     }
 
     #expect(

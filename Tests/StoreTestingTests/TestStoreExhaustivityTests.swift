@@ -12,7 +12,7 @@ import ValueStore
     await store.send(.factButtonTapped)
     await store.receive(.factResponse("5 is a number."))
     await store.send(.reset) { $0.count = 0 }  // `fact` changes too, unasserted
-    await store.send(.increment) { $0.count += 1 }  // relative changes work from the state before
+    await store.send(.increment) { $0.count = 1 }
     await store.send(.waitForGate)  // still running at the end
   }
 
@@ -34,6 +34,34 @@ import ValueStore
                 Tally(
               −   count: 1,
               +   count: 0,
+                  fact: nil,
+                  isTimerOn: false
+                )
+
+            (Expected: −, Actual: +)
+            """, line: line)
+      ])
+  }
+
+  // The closure is applied to the state after the action: a relative change is one more than the
+  // state, not what the action did.
+  @Test func offFailsARelativeChange() async {
+    let line = #line + 4
+    let issues = await recordIssues {
+      let store = TestStore(initialState: Tally()) { TallyFeature() }
+      store.exhaustivity = .off
+      await store.send(.increment) { $0.count += 1 }
+    }
+
+    #expect(
+      issues == [
+        RecordedIssue(
+          message: """
+            State change does not match expectation:
+
+                Tally(
+              −   count: 2,
+              +   count: 1,
                   fact: nil,
                   isTimerOn: false
                 )

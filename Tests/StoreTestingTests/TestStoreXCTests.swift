@@ -65,7 +65,7 @@
         let store = TestStore(initialState: Tally()) { TallyFeature() }
         await store.send(.waitForGate)
         await store.finish(timeout: .milliseconds(50))
-        store.skipInFlightEffects()
+        await store.skipInFlightEffects()
       }
 
       XCTAssertEqual(

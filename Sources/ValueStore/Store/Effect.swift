@@ -50,11 +50,16 @@ public struct Effect<Action> {
   @inlinable
   public static func merge(_ effects: Self...) -> Self { merge(effects) }
 
-  /// Runs effects one after another, each once the previous one finished.
+  /// Runs effects one after another, each once the previous one finished. The `.send`s it starts
+  /// with finish at once: their actions are sent right after the current action, in order, as
+  /// `.send`'s are (as in TCA, `.concatenate(.send(a), .send(b))` delivers both before anything an
+  /// effect sends next).
   @inlinable
   public static func concatenate(_ effects: Self...) -> Self {
     let effects = effects.filter { !$0.isNone }
-    return effects.isEmpty ? .none : Self(.concatenate(effects))
+    let sends = effects.prefix { if case .send = $0.operation { true } else { false } }
+    let rest = effects.dropFirst(sends.count)
+    return merge(Array(sends) + (rest.isEmpty ? [] : [Self(.concatenate(Array(rest)))]))
   }
 
   /// Cancels the in-flight effects marked with `id`.
