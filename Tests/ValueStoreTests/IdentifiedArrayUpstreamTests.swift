@@ -95,12 +95,7 @@ struct IdentifiedArrayUpstreamTests {
     #expect(mirror.displayStyle == .collection)
     #expect(mirror.superclassMirror == nil)
     #expect(mirror.children.map { $0.value as? Number } == [1, 2, 3])
-    // Upstream's children have no labels. Here they are labelled by id, which the dumps and diffs
-    // of `StoreTesting` print (`[id: 5000]: Row(…)`); dropping them needs the dump to label the
-    // elements of an identified array itself (issue 32).
-    withKnownIssue("children labelled by id, for dumps") {
-      #expect(mirror.children.allSatisfy { $0.label == nil })
-    }
+    #expect(mirror.children.allSatisfy { $0.label == nil })
   }
 
   @Test func testCustomStringConvertible() {

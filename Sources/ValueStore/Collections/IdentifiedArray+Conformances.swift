@@ -198,11 +198,16 @@ extension IdentifiedArray: CustomReflectable {
   /// - Complexity: O(*n*)
   public var customMirror: Mirror {
     _recordWholeAccess()
-    return Mirror(
-      self,
-      children: zip(_ids, _elements).map { id, element -> Mirror.Child in
-        (label: "id: \(id)", value: element)
-      },
-      displayStyle: .collection)
+    return Mirror(self, unlabeledChildren: _elements, displayStyle: .collection)
   }
+}
+
+/// A collection whose elements a dump addresses by id (`[id: 5]: Row(…)`), not by offset.
+protocol IdentifiedElements {
+  /// The elements' ids, in order.
+  var _elementIDs: [Any] { get }
+}
+
+extension IdentifiedArray: IdentifiedElements {
+  var _elementIDs: [Any] { _ids.map { $0 } }
 }

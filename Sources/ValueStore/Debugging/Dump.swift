@@ -123,9 +123,11 @@ struct ValueDumper {
   }
 
   private mutating func renderCollection(_ value: Any, _ mirror: Mirror, indent: Int) -> String {
+    // An identified collection's elements are addressed by id, others' by offset.
+    let ids = (value as? any IdentifiedElements)?._elementIDs
     let elements = mirror.children.enumerated().map { offset, element in
-      // Labeled elements (e.g. `id: 1` from an identified collection) are addressed by label.
-      "[\(element.label ?? String(offset))]: " + render(element.value, indent: indent + 2)
+      let address = ids.map { "id: \($0[offset])" } ?? element.label ?? String(offset)
+      return "[\(address)]: " + render(element.value, indent: indent + 2)
     }
     // Arrays are the default collection, so only other collection types name themselves.
     if value is any PlainArray { return Self.block("[", elements, "]", indent: indent) }
