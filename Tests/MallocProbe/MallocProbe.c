@@ -15,3 +15,17 @@ size_t malloc_probe_bytes_in_use(void) {
 #else
 size_t malloc_probe_bytes_in_use(void) { return 0; }
 #endif
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define MALLOC_PROBE_SANITIZED 1
+#endif
+#endif
+
+int malloc_probe_is_sanitized(void) {
+#if defined(MALLOC_PROBE_SANITIZED)
+  return 1;
+#else
+  return 0;
+#endif
+}

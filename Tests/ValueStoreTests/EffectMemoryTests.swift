@@ -10,7 +10,9 @@ import ValueStore
 ///
 /// The effects wait on a stream, which a cancellation ends at once. (A cancelled `Task.sleep`
 /// keeps its timer, and its memory, until the deadline: the runtime's, not ours — Design.md.)
-@Suite(.timeLimit(.minutes(1))) struct EffectMemoryTests {
+/// Not under a sanitizer, whose allocator this does not measure.
+@Suite(.timeLimit(.minutes(1)), .enabled(if: malloc_probe_is_sanitized() == 0))
+struct EffectMemoryTests {
   @Test func effectsCancelledInFlightGiveBackTheirMemory() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
       await EffectMemory.check(.cancelInFlight)
