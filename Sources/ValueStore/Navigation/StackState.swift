@@ -122,6 +122,25 @@ public struct StackState<Element> {
     _elements._elements.isEmpty ? nil : _elements.remove(at: _elements._elements.count - 1).element
   }
 
+  /// Removes and returns the top element (TCA's `path.removeLast()`: pops the top screen).
+  /// Precondition: the stack is not empty.
+  ///
+  /// ```swift
+  /// case .backTapped:
+  ///   state.path.removeLast()
+  /// ```
+  @discardableResult
+  public mutating func removeLast() -> Element {
+    require(!_elements._elements.isEmpty, "StackState: removeLast() on an empty stack")
+    return _elements.remove(at: _elements._elements.count - 1).element
+  }
+
+  /// Removes the top `k` elements. Precondition: `0 <= k <= count`.
+  public mutating func removeLast(_ k: Int) {
+    require(k >= 0 && k <= _elements._elements.count, "StackState: cannot remove \(k) elements of \(_elements._elements.count)")
+    _elements._removeLast(k)
+  }
+
   /// Removes every element.
   public mutating func removeAll() { _elements.removeAll() }
 }

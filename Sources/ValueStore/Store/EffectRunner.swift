@@ -94,11 +94,14 @@ private func execute<Action: Sendable>(
   case let .run(_, body, handler):
     // `@Dependency(\.dismiss)` in the body dismisses what `send` does.
     await EffectContext.with(nil, dismissal: send.dismissal) {
+      // As TCA's: a cancellation — of the effect, or of a part of it (`withTaskCancellation`) —
+      // ends it quietly, and so does any error a cancelled effect throws.
       do {
         try await body(send)
-      } catch is CancellationError where Task.isCancelled {
+      } catch is CancellationError {
         return
       } catch {
+        guard !Task.isCancelled else { return }
         if let handler { await handler(error, send) } else { onError(error) }
       }
     }

@@ -67,6 +67,33 @@ import ValueStore
     await store.send(.tapped).finish()
   }
 
+  /// Debouncing inside an effect: a superseded search ends quietly (its `CancellationError` is not
+  /// an unhandled error), the last one delivers.
+  @Test func debouncingWithTaskCancellationInsideAnEffect() async {
+    enum Action: Equatable, Sendable { case type(String), done(String) }
+    let clock = TestClock()
+    let store = TestStore(initialState: Tally()) {
+      Reduce<Tally, Action> { (_: inout Tally, action: Action) -> Effect<Action> in
+        switch action {
+        case let .type(query):
+          return .run { [clock] send in
+            try await withTaskCancellation(id: CancelID.search, cancelInFlight: true) {
+              try await clock.sleep(for: .seconds(1))
+              await send(.done(query))
+            }
+          }
+        case .done:
+          return .none
+        }
+      }
+    }
+    await store.send(.type("a"))
+    await store.send(.type("ab"))
+    await clock.advance(by: .seconds(1))
+    await store.receive(.done("ab"))
+    await store.finish()
+  }
+
   /// Inside a row's effect the id is the row's: a sibling's `.cancel(id:)` does not reach it, the
   /// row's own does, and so does the list's.
   @Test func anOperationInARowIsCancelledByItsRowAndItsParentOnly() async {
