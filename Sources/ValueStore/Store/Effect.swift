@@ -180,7 +180,8 @@ extension Effect where Action: Sendable {
   /// Runs `operation` in a task; it sends actions back through `send`.
   ///
   /// - Parameter handler: handles an error thrown by `operation`. Without one, the error is
-  ///   reported (never swallowed).
+  ///   reported (never swallowed). A `CancellationError`, and any error thrown once the effect is
+  ///   cancelled, end the effect quietly, as in TCA.
   ///
   /// It runs with the dependencies in force where it is made (as TCA's does): a reducer's
   /// `withDependencies { … } operation: { .run { … } }` overrides them for this effect.
