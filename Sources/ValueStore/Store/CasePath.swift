@@ -52,14 +52,37 @@ public struct CasePath<Root, Value>: Sendable {
   /// then reads the payload in place: tens of nanoseconds. Where the runtime's layout cannot
   /// decide (a tuple payload), it reflects over the value (`Mirror`, about a microsecond). The case
   /// must carry exactly one payload of type `Value` (use a struct or a tuple for more).
+  ///
+  /// `{ $0 }` (TCA's `\.self`) is the whole value: every action reaches a `Scope(action: { $0 })`.
   @inlinable
   public init(_ embed: @escaping @Sendable (Value) -> Root) {
     self.embed = embed
-    if case let .unique(tag, isIndirect) = EnumPayload.carrier(of: Value.self, in: Root.self) {
+    if Value.self == Root.self {
+      self.extraction = Self.identityOrRecursiveCase(embed)
+    } else if case let .unique(tag, isIndirect) = EnumPayload.carrier(of: Value.self, in: Root.self) {
       self.extraction = .known(tag: tag, isIndirect: isIndirect)
     } else {
       self.extraction = .learning(CaseExtractor(embed))
     }
+  }
+
+  /// The extraction of a path from a type to itself: `{ $0 }`, the whole value; or the constructor
+  /// of a recursive case (`.child(Action)`). Told apart by what `embed` makes of a value: the
+  /// identity gives back the same bits, a case constructor another value (a new box).
+  @usableFromInline
+  static func identityOrRecursiveCase(_ embed: @escaping @Sendable (Value) -> Root) -> Extraction {
+    let extractor = CaseExtractor(embed)
+    return .explicit(
+      { root in
+        let value = root as! Value
+        var embedded = embed(value)
+        var original = root
+        let isIdentity = withUnsafeBytes(of: &embedded) { embedded in
+          withUnsafeBytes(of: &original) { embedded.elementsEqual($0) }
+        }
+        return isIdentity ? value : extractor.extract(root)
+      },
+      describe: { "\(Root.self)" })
   }
 
   /// Extraction by reflection (what extraction falls back to), for tests.
