@@ -35,7 +35,7 @@ import Testing
     var seed: UInt64 = 7
     expectSameAsArray { collection in
       // The same stream for both: the identified array must shuffle as an `Array` does.
-      var generator = SplitMix(seed: seed)
+      var generator = RelRandom(seed: seed)
       collection.shuffle(using: &generator)
     } afterEach: {
       seed &+= 1
@@ -106,7 +106,7 @@ private func expectSameAsArray<Result>(
   afterEach: () -> Void = {},
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  var random = SplitMix(seed: 2026)
+  var random = RelRandom(seed: 2026)
   for n in 0...10 {
     for _ in 1...10 {
       var identified = IdentifiedArrayOf<Item>()
@@ -132,17 +132,4 @@ private func expectSameAsArray<Result>(
 
 private func isEqual<T: Equatable>(_ lhs: T, _ rhs: Any) -> Bool {
   (rhs as? T).map { $0 == lhs } ?? false
-}
-
-/// SplitMix64: a small seeded generator.
-private struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }

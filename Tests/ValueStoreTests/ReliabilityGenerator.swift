@@ -1,5 +1,5 @@
 /// SplitMix64: tiny, fast, and the same sequence on every platform (so a printed seed replays).
-struct RelRandom {
+struct RelRandom: RandomNumberGenerator {
   private var state: UInt64
 
   init(seed: UInt64) { state = seed }

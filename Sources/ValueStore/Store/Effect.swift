@@ -89,18 +89,17 @@ public struct Effect<Action> {
 
   /// Transforms the actions this effect sends (how a parent runs a child's effects).
   public func map<Parent>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
-    transformed(transform, dismiss: nil, scope: nil, dependencies: nil)
+    transformed(transform, dismiss: nil, scope: nil)
   }
 
   /// Transforms the actions this effect sends; for a presented child, turns its dismissals into
   /// the parent action that dismisses it (`dismiss`); for a child whose effects are its own, scopes
-  /// its cancellation ids to it (`scope`), also those its tasks give (`withTaskCancellation(id:)`);
-  /// for a child with dependencies of its own, runs its tasks with them (`dependencies`).
+  /// its cancellation ids to it (`scope`), also those its tasks give (`withTaskCancellation(id:)`).
+  /// (Dependencies need nothing here: `.run` keeps those in force where it is made.)
   func transformed<Parent>(
     _ transform: @escaping @Sendable (Action) -> Parent,
     dismiss: (@Sendable () -> Parent)?,
-    scope: NavigationID?,
-    dependencies: DependencyValues?
+    scope: NavigationID?
   ) -> Effect<Parent> {
     let scoped = { (id: EffectID) in scope.map { id.scoped(in: $0) } ?? id }
     switch operation {
@@ -109,7 +108,7 @@ public struct Effect<Action> {
     case let .run(priority, body, handler):
       let mappedBody: @Sendable (Send<Parent>) async throws -> Void = { send in
         let child = send.map(transform, dismiss: dismiss)
-        try await EffectContext.with(dependencies, dismissal: dismiss == nil ? nil : child.dismissal, scope: scope) {
+        try await EffectContext.with(dismissal: dismiss == nil ? nil : child.dismissal, scope: scope) {
           try await body(child)
         }
       }
@@ -117,22 +116,22 @@ public struct Effect<Action> {
       if let handler {
         mappedHandler = { error, send in
           let child = send.map(transform, dismiss: dismiss)
-          await EffectContext.with(dependencies, dismissal: dismiss == nil ? nil : child.dismissal, scope: scope) {
+          await EffectContext.with(dismissal: dismiss == nil ? nil : child.dismissal, scope: scope) {
             await handler(error, child)
           }
         }
       }
       return Effect<Parent>(.run(priority, mappedBody, mappedHandler))
     case let .merge(effects):
-      return Effect<Parent>(.merge(effects.map { $0.transformed(transform, dismiss: dismiss, scope: scope, dependencies: dependencies) }))
+      return Effect<Parent>(.merge(effects.map { $0.transformed(transform, dismiss: dismiss, scope: scope) }))
     case let .concatenate(effects):
       return Effect<Parent>(
-        .concatenate(effects.map { $0.transformed(transform, dismiss: dismiss, scope: scope, dependencies: dependencies) }))
+        .concatenate(effects.map { $0.transformed(transform, dismiss: dismiss, scope: scope) }))
     case let .cancellable(id, cancelInFlight, effect):
       return Effect<Parent>(
         .cancellable(
           scoped(id), cancelInFlight: cancelInFlight,
-          effect.transformed(transform, dismiss: dismiss, scope: scope, dependencies: dependencies)))
+          effect.transformed(transform, dismiss: dismiss, scope: scope)))
     case let .cancel(id): return Effect<Parent>(.cancel(scoped(id)))
     case .dismiss: return dismiss.map { .send($0()) } ?? .dismiss
     }
@@ -267,7 +266,7 @@ extension Effect: @unchecked Sendable where Action: Sendable {}
 /// that started it, what dismisses the feature it belongs to (`@Dependency(\.dismiss)`), and where
 /// it runs (``Running``).
 enum EffectContext {
-  /// A task-local's value is never a function type: see Design.md, "Task-local values".
+  /// A task-local's value is never a function type: see Design.md, "Toolchain bugs worked around".
   struct Dismissal: Sendable {
     let run: @MainActor @Sendable () -> Void
   }
@@ -284,26 +283,17 @@ enum EffectContext {
   @TaskLocal static var dismissal: Dismissal?
   @TaskLocal static var running: Running?
 
-  /// Runs `operation` with `dependencies` (if any) and `dismissal` (if any) in force, inside the
-  /// child `scope` (if any).
+  /// Runs `operation` with `dismissal` (if any) in force, inside the child `scope` (if any).
   static func with<R>(
-    _ dependencies: DependencyValues?, dismissal: (@MainActor @Sendable () -> Void)?, scope: NavigationID? = nil,
+    dismissal: (@MainActor @Sendable () -> Void)?, scope: NavigationID? = nil,
     _ operation: () async throws -> R
   ) async rethrows -> R {
     if let scope, let running {
       let inner = Running(group: running.group, table: running.table, path: running.path + [scope])
-      return try await $running.withValue(inner) { try await with(dependencies, dismissal: dismissal, operation) }
+      return try await $running.withValue(inner) { try await with(dismissal: dismissal, operation) }
     }
-    let dismissal = dismissal.map(Dismissal.init)
-    switch (dependencies, dismissal) {
-    case (nil, nil): return try await operation()
-    case let (dependencies?, nil): return try await DependencyValues.$current.withValue(dependencies, operation: operation)
-    case let (nil, dismissal?): return try await $dismissal.withValue(dismissal, operation: operation)
-    case let (dependencies?, dismissal?):
-      return try await DependencyValues.$current.withValue(dependencies) {
-        try await $dismissal.withValue(dismissal, operation: operation)
-      }
-    }
+    guard let dismissal else { return try await operation() }
+    return try await $dismissal.withValue(Dismissal(run: dismissal), operation: operation)
   }
 }
 

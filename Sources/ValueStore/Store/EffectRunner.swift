@@ -1,5 +1,3 @@
-import Foundation
-
 /// Starts, tracks and cancels a store's effects.
 ///
 /// Tasks and their cancellation ids are kept in a lock-protected table (``CancellationTable``):
@@ -93,7 +91,7 @@ private func execute<Action: Sendable>(
     await send(action)
   case let .run(_, body, handler):
     // `@Dependency(\.dismiss)` in the body dismisses what `send` does.
-    await EffectContext.with(nil, dismissal: send.dismissal) {
+    await EffectContext.with(dismissal: send.dismissal) {
       // As TCA's: a cancellation — of the effect, or of a part of it (`withTaskCancellation`) —
       // ends it quietly, and so does any error a cancelled effect throws.
       do {

@@ -1,7 +1,8 @@
-/// Which presentation (or stack element) an effect belongs to: the place the child lives in, and
-/// what the child is there — its type, its enum case and its `Identifiable` id (or its case's
-/// payload's), as in TCA. A presented child's effects are cancellable under it and their
-/// cancellation ids are prefixed with it, so two presentations never cancel each other's effects.
+/// Which child an effect belongs to — a presentation, a stack element, an `ifLet` child, a
+/// `forEach` row, an `ifCaseLet` case: the place the child lives in, and what the child is there —
+/// its type, its enum case and its `Identifiable` id (or its case's payload's), as in TCA. A
+/// child's effects are cancellable under it and their cancellation ids are scoped to it, so two
+/// children never cancel each other's effects.
 ///
 /// Not the child's ``ObservationIdentity``: that changes when a snapshot makes the child fork
 /// (`TestStore` keeps one of every state), and a presentation must keep its id while it is shown.
@@ -56,7 +57,7 @@ extension Effect {
   ) -> Effect<Parent> {
     if isNone { return .none }
     return (dismiss == nil ? self : dismissingOnce())
-      .transformed(embed, dismiss: dismiss, scope: navigation, dependencies: nil)
+      .transformed(embed, dismiss: dismiss, scope: navigation)
       .cancellable(scope: .scope(of: navigation))
   }
 }
