@@ -44,6 +44,20 @@ extension CasePathable {
   private static var reflected: (any ObservationIdentifiable.Type)? { ObservationKind.ofNonConforming(Self.self) }
 }
 
+/// `Result` is case-pathable, as in TCA: a feature's whole state or an action's payload can be a
+/// `Result`, reached through `Result.success` and `Result.failure`.
+///
+/// ```swift
+/// let store = TestStore(initialState: Result<Int, LoadError>.success(0)) { Loader() }
+/// await store.send(.reload) { $0 = .failure(.offline) }
+/// ```
+///
+/// (The conformance lives here, not in the user's module: a conformance of a standard-library type
+/// to a library protocol, declared in a third module, makes the runtime fail to build the metadata
+/// of a generic type constrained by it — `TestStore<Result<…>, …>` crashed at creation. See
+/// Design.md, "Toolchain bugs worked around".)
+extension Result: CasePathable {}
+
 extension CasePathable {
   /// Whether this value is the case `embed` constructs.
   @inlinable

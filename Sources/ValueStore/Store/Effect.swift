@@ -273,11 +273,13 @@ enum EffectContext {
 
   /// The effect task running now: its group (an action it sends starts its effects in a group its
   /// group adopts), its store's cancellation table, and the children its body was given in
-  /// (`withTaskCancellation(id:)` there scopes its id as `.cancellable(id:)` does).
+  /// (`withTaskCancellation(id:)` there scopes its id as `.cancellable(id:)` does), and the
+  /// executor its store runs effects on.
   struct Running: Sendable {
     let group: EffectGroup
     let table: CancellationTable
     let path: [NavigationID]
+    let executor: (any TaskExecutor)?
   }
 
   @TaskLocal static var dismissal: Dismissal?
@@ -289,7 +291,9 @@ enum EffectContext {
     _ operation: () async throws -> R
   ) async rethrows -> R {
     if let scope, let running {
-      let inner = Running(group: running.group, table: running.table, path: running.path + [scope])
+      let inner = Running(
+        group: running.group, table: running.table, path: running.path + [scope], executor: running.executor
+      )
       return try await $running.withValue(inner) { try await with(dismissal: dismissal, operation) }
     }
     guard let dismissal else { return try await operation() }

@@ -51,11 +51,13 @@ final class EffectRunner<Action: Sendable> {
 
   private func spawn(_ effect: Effect<Action>, in group: EffectGroup, send: Send<Action>) {
     let onError = onError
+    let executor = executor
     let table = running
     let key = table.reserve()
     group.running += 1
     let task = Task(executorPreference: executor) { @Sendable @MainActor in
-      await EffectContext.$running.withValue(EffectContext.Running(group: group, table: table, path: [])) {
+      let context = EffectContext.Running(group: group, table: table, path: [], executor: executor)
+      await EffectContext.$running.withValue(context) {
         await execute(effect, send: send, onError: onError, table: table)
       }
       group.running -= 1
@@ -114,9 +116,18 @@ private func execute<Action: Sendable>(
       if Task.isCancelled { return }
       await execute(effect, send: send, onError: onError, table: table)
     }
-  case let .cancellable(_, _, inner):
-    // Inside a running effect (a concatenation) the enclosing task is what cancellation stops.
-    await execute(inner, send: send, onError: onError, table: table)
+  case let .cancellable(id, cancelInFlight, inner):
+    // A part of a running effect (a concatenation's step): a task of its own, recorded under the
+    // id, that the enclosing effect waits for; cancelling it ends the step, not what follows.
+    if cancelInFlight { table.cancel(id) }
+    let key = table.reserve()
+    table.record(CollectionOfOne(key), under: id)
+    let part = Task(executorPreference: EffectContext.running?.executor) { @Sendable @MainActor in
+      await execute(inner, send: send, onError: onError, table: table)
+    }
+    table.insert(part, key: key)
+    await withTaskCancellationHandler { await part.value } onCancel: { part.cancel() }
+    table.finished(key)
   case let .cancel(id):
     table.cancel(id)  // scoped already, as the effect was
   case .dismiss:

@@ -55,6 +55,36 @@ import ValueStore
     await firstTask.cancel()
     #expect(await eventually { !firstTask.isInFlight })
   }
+
+  enum Steps: Equatable, Sendable { case start, stop, next, last }
+  enum StepID { case wait }
+
+  /// A `.cancellable` step of a concatenation: cancelling its id ends that step, and the steps
+  /// after it run; an uncancelled one blocks them; cancelling in flight replaces the step.
+  @Test func cancellableStepOfAConcatenation() async {
+    let store = TestStore(initialState: Tally()) {
+      Reduce<Tally, Steps> { (_: inout Tally, action: Steps) -> Effect<Steps> in
+        switch action {
+        case .start:
+          return .concatenate(
+            .send(.next),
+            .run { _ in try await Task.never() }.cancellable(id: StepID.wait, cancelInFlight: true),
+            .send(.last)
+          )
+        case .stop: return .cancel(id: StepID.wait)
+        case .next, .last: return .none
+        }
+      }
+    }
+    await store.send(.start)
+    await store.receive(.next)
+    await store.send(.start)  // cancels the first concatenation's waiting step: it goes on
+    await store.receive(.next)
+    await store.receive(.last)
+    await store.send(.stop)
+    await store.receive(.last)
+    await store.finish()
+  }
 }
 
 /// Whether `condition` holds within a bounded number of main-actor turns: a wait that cannot hang.
