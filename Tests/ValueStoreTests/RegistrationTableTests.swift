@@ -7,7 +7,7 @@ import Testing
 @Suite struct RegistrationTableTests {
   @Test(arguments: [3, RegistrationTable.indexThreshold, 200]) func indexedLookupEqualsAScan(size: Int) {
     var random = SystemRandomNumberGenerator()
-    let keys: [FieldKey] = [0, 8, 16, .any, .identity, .structure, .elements, .element(1), .element(2)]
+    let keys: [FieldKey] = [FieldKey(rawValue: 0), FieldKey(rawValue: 8), FieldKey(rawValue: 16), .any, .identity, .structure, .elements, .element(1), .element(2)]
     let keyPaths: [AnyKeyPath?] = [nil, \Child.Fields.count, \Child.Fields.title]
     for _ in 0..<50 {
       var table = RegistrationTable()

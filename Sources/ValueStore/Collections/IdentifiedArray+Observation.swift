@@ -47,14 +47,14 @@ public struct CollectionFields: Sendable {
 
 extension FieldKey {
   /// The elements of a collection whose elements are not observable themselves.
-  @usableFromInline static let elements = -3
+  @usableFromInline static let elements = FieldKey(rawValue: -3)
 
   /// The identity of the element with `id`, when its identity has no extent to be read on (a
   /// payload-less enum case, a plain payload, `nil`): its readers register on the collection's
   /// structure extent under this key. Two ids with one key (a hash collision) hear each other:
   /// spurious, never lost.
   @inlinable
-  static func element<ID: Hashable>(_ id: ID) -> FieldKey { -4 - (id.hashValue & (Int.max >> 1)) }
+  static func element<ID: Hashable>(_ id: ID) -> FieldKey { FieldKey(rawValue: -4 - (id.hashValue & (Int.max >> 1))) }
 }
 
 // MARK: - Reads

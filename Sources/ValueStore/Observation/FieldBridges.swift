@@ -91,8 +91,8 @@ final class FieldBridges: Observable, @unchecked Sendable {
   /// The index of `key`'s field, if it has one.
   @inlinable
   func index(of key: FieldKey) -> Int? {
-    guard key >= 0, key < slots.count else { return nil }
-    let slot = Int(slots[key])
+    guard let offset = key.offset, offset < slots.count else { return nil }
+    let slot = Int(slots[offset])
     return slot == 0 ? nil : slot - 1
   }
 
@@ -127,13 +127,15 @@ final class FieldBridges: Observable, @unchecked Sendable {
     registrar.access(self, keyPath: detection)
   }
 
-  /// The index of `key`'s field, made on first use.
+  /// The index of `key`'s field, made on first use. `key` names a stored field (a holder's field
+  /// read; computed ones take the anchored path).
   func field(_ key: FieldKey) -> Int {
     if let index = index(of: key) { return index }
+    guard let offset = key.offset else { preconditionFailure("FieldBridges: \(key) names no stored field") }
     precondition(fields.count < Int(UInt16.max), "FieldBridges: more fields than a struct can have")
     fields.append(Field(keyPath: Self.keyPath(field: fields.count, generation: 0)))
-    if slots.count <= key { slots += repeatElement(0, count: key + 1 - slots.count) }
-    slots[key] = UInt16(fields.count)
+    if slots.count <= offset { slots += repeatElement(0, count: offset + 1 - slots.count) }
+    slots[offset] = UInt16(fields.count)
     return fields.count - 1
   }
 
