@@ -6,7 +6,7 @@ import Testing
 @Suite struct TrackingScopeTests {
   /// Registrations the observer made, per extent.
   private func registrations(_ observer: Observer?) -> [Int] {
-    withRegistry { _ in observer?.extents.map(\.registrations) ?? [] }
+    withRegistry { _ in observer?.registrationCounts ?? [] }
   }
 
   @Test func aFieldReadManyTimesInARowIsRecordedOnce() {

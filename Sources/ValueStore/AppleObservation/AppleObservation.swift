@@ -1,0 +1,135 @@
+import Observation
+import Synchronization
+
+// Apple's Observation (and so SwiftUI) sees every read made through a holder, at any depth, and
+// is told only when one of those reads changes — exactly as for an `@Observable` class, because a
+// ``Location`` is one: it has a registrar, and each of its keys a key path.
+//
+// - **Detecting Apple's tracking.** Observation keeps its access list private, but it hashes every
+//   key path it records, and hashing a key path hashes its subscript arguments. A holder read
+//   records a key path whose argument is a `TrackingDetector` (on the holder's `TrackingProbe`);
+//   its `hash(into:)` runs only when Apple is tracking on this thread, and opens the thread's
+//   `AppleWindow`. A holder read that finds Apple no longer tracking closes it.
+// - **The window** counts as an open tracking scope, so reads take their slow path while it is
+//   open; values holders hand out are mapped in it, so a read on a returned copy
+//   (`store.child.count`) is known to be the child location's.
+// - **Reads and changes.** A read at a location Apple may track calls the location registrar's
+//   `access` with the key's key path; a change of a key Apple accessed queues its `withMutation`,
+//   run with the deliveries after the holder's mutation, outside every lock. Apple's registrar
+//   fires each of its scopes once, as for its own properties.
+
+/// Hashing it is how Apple's Observation tells us it is tracking on this thread (see above).
+@usableFromInline
+struct TrackingDetector: Hashable, Sendable {
+  @usableFromInline static func == (_: Self, _: Self) -> Bool { true }
+  @usableFromInline func hash(into hasher: inout Hasher) {
+    ThreadContext.withCurrent { $0.appleIsTracking() }
+  }
+}
+
+/// The `Observable` Apple records when a holder is read: it never changes; recording it is what
+/// tells us Apple is tracking. One per holder, as each `@Observable` object has its registrar: a
+/// scope that records it and never fires stays subscribed to it until the holder goes.
+@usableFromInline
+final class TrackingProbe: Observable, Sendable {
+  @usableFromInline let registrar = ObservationRegistrar()
+  subscript(_: TrackingDetector) -> Void { () }
+
+  /// Made once: a key path with an argument is made at run time.
+  @usableFromInline static let keyPath = \TrackingProbe.[TrackingDetector()]
+  /// An instance property, so that a read finds it without a lazy global's check.
+  @usableFromInline let keyPath = TrackingProbe.keyPath
+
+  @usableFromInline init() {}
+
+  /// Called by every holder read: opens this thread's window if Apple's Observation tracks, and
+  /// closes an open one if it no longer does.
+  @inlinable
+  func check() {
+    registrar.access(self, keyPath: keyPath)
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { ThreadContext.withCurrent { $0.checkedApple() } }
+  }
+}
+
+/// Apple's Observation on one thread, while it may be tracking there (see above).
+final class AppleWindow {
+  /// Values holders handed out while the window was open (as a tracking scope's).
+  var handouts: [UInt64: Handout] = [:]
+  /// Set by the detector since the last holder read asked.
+  var seen = true
+}
+
+extension ThreadContext {
+  /// The detector ran: Apple records a holder read on this thread.
+  func appleIsTracking() {
+    if let window {
+      window.seen = true
+    } else {
+      window = AppleWindow()
+      openTrackingScopes.add(1, ordering: .relaxed)
+    }
+  }
+
+  /// After a holder asked Apple: a window the detector did not confirm closes (Apple's closure
+  /// ended since).
+  @usableFromInline
+  func checkedApple() {
+    guard let window else { return }
+    if window.seen {
+      window.seen = false
+    } else {
+      closeAppleWindow()
+    }
+  }
+
+  /// Closes the window: a holder starts mutating (its reads are never Apple's), or Apple stopped.
+  func closeAppleWindow() {
+    guard window != nil else { return }
+    window = nil
+    openTrackingScopes.subtract(1, ordering: .relaxed)
+  }
+}
+
+/// What the core tells Apple's Observation.
+enum AppleObservation {
+  /// A read of `key` at `location` that Apple may be recording on this thread.
+  static func access(_ location: Location, _ key: FieldKey, _ keyPath: AnyKeyPath?, _ context: ThreadContext) {
+    let appleKeyPath = withRegistry { _ in location.appleKeyPath(for: key) }
+    location.registrar.access(location, keyPath: appleKeyPath)
+  }
+
+  /// `changes` were written at `location`: Apple's scopes that read them hear it, after the
+  /// mutation, outside every lock.
+  static func didChange(_ location: Location, _ changes: [Change]) {
+    guard location.isAppleObserved.load(ordering: .relaxed) else { return }
+    let keyPaths = withRegistry { _ in location.appleKeyPaths(matching: changes) }
+    guard !keyPaths.isEmpty else { return }
+    deliver([Delivery(apple: location, keyPaths: keyPaths)])
+  }
+
+  /// The value at `location` was replaced: Apple's scopes that read anything here or below hear it.
+  static func didReplace(_ location: Location) {
+    let deliveries = withRegistry { _ -> [Delivery] in
+      var deliveries: [Delivery] = []
+      location.forEachInTree { location in
+        guard location.isAppleObserved.load(ordering: .relaxed) else { return }
+        let keyPaths = location.allAppleKeyPaths
+        if !keyPaths.isEmpty { deliveries.append(Delivery(apple: location, keyPaths: keyPaths)) }
+      }
+      return deliveries
+    }
+    deliver(deliveries)
+  }
+
+  /// Tells Apple's scopes that read `keyPaths` at `location` (called by the delivery loop).
+  static func fire(_ location: Location, _ keyPaths: [KeyPath<Location, Int>]) {
+    for keyPath in keyPaths {
+      location.registrar.withMutation(of: location, keyPath: keyPath) {}
+    }
+  }
+}
+
+extension Location: Observable {
+  /// A key's value as Apple's key path names it (never read: only its key path is used).
+  subscript(apple _: FieldKey) -> Int { 0 }
+}

@@ -1,0 +1,120 @@
+import Observation
+import Synchronization
+
+/// A place in a holder's state — the root, a field of a place, an element of a collection at a
+/// place — and the observers of what is there.
+///
+/// Observers subscribe to locations, never to values: values are copied, locations are not. A
+/// holder (`Store`, ``ObservedRoot``) owns a tree of them, grown by tracked reads through it. Each
+/// is *bound* to the ``Extent`` of the value it holds now: `boundSerial` is that extent's serial,
+/// and the extent names this location (`Extent.location`). A write to a bound extent notifies the
+/// location at once; a copy's extents are never bound, so a copy's writes never reach it. Only
+/// the holder binds — from its mutation's accessors, under its lock or actor, and from its reads
+/// — so a location moves on from one value to the next without anything being moved.
+@usableFromInline
+final class Location: Subscribers {
+  /// The serial of the extent bound here, 0 before the first binding.
+  @usableFromInline let boundSerial = Atomic<UInt64>(0)
+  /// The locations below, made by the tracked reads that reached them. Guarded by ``registry``.
+  private var children: [LocationStep: Location] = [:]
+  /// `!children.isEmpty`, readable without the lock.
+  @usableFromInline let hasChildren = Atomic<Bool>(false)
+
+  /// Apple's Observation's registrar for this location (AppleObservation.swift).
+  let registrar = ObservationRegistrar()
+  /// Whether Apple's Observation ever accessed a key here: a change then asks which.
+  let isAppleObserved = Atomic<Bool>(false)
+  /// The key paths Apple's Observation knows this location's keys by. Guarded by ``registry``.
+  private var appleKeys: [FieldKey: KeyPath<Location, Int>] = [:]
+
+  override init() {}
+
+  /// The key path Apple's Observation knows `key` by here, made on first use. Requires the
+  /// registry lock.
+  func appleKeyPath(for key: FieldKey) -> KeyPath<Location, Int> {
+    if let found = appleKeys[key] { return found }
+    let made = \Location.[apple: key]
+    appleKeys[key] = made
+    isAppleObserved.store(true, ordering: .relaxed)
+    return made
+  }
+
+  /// The key paths of the keys Apple accessed that `changes` write. Requires the registry lock.
+  func appleKeyPaths(matching changes: [Change]) -> [KeyPath<Location, Int>] {
+    appleKeys.compactMap { key, keyPath in changes.contains { key.matches($0.key) } ? keyPath : nil }
+  }
+
+  /// The key paths of every key Apple accessed here. Requires the registry lock.
+  var allAppleKeyPaths: [KeyPath<Location, Int>] { Array(appleKeys.values) }
+
+  /// Calls `body` with this location and every one below. Requires the registry lock.
+  func forEachInTree(_ body: (Location) -> Void) {
+    var pending: [Location] = [self]
+    while let location = pending.popLast() {
+      body(location)
+      pending += location.children.values
+    }
+  }
+
+  /// The location at `step` below this one, made on first use. Requires the registry lock.
+  func child(_ step: LocationStep) -> Location {
+    if let found = children[step] { return found }
+    let made = Location()
+    children[step] = made
+    hasChildren.store(true, ordering: .relaxed)
+    return made
+  }
+
+  /// The location at `step` below this one, if a read reached it. Requires the registry lock.
+  func existingChild(_ step: LocationStep) -> Location? {
+    children[step]
+  }
+
+  /// Forgets the location at `step` (its value left: an element removed). Requires the registry
+  /// lock.
+  func removeChild(_ step: LocationStep) {
+    children[step] = nil
+    if children.isEmpty { hasChildren.store(false, ordering: .relaxed) }
+  }
+
+  /// How many locations this tree holds (for tests). Requires the registry lock.
+  var treeSize: Int {
+    var count = 0
+    forEachInTree { _ in count += 1 }
+    return count
+  }
+
+  /// The locations below, by step (a collection's elements, to find those that left). Requires
+  /// the registry lock.
+  var childSteps: Dictionary<LocationStep, Location>.Keys { children.keys }
+
+  /// Every observer here and below, as the value here was replaced (its readers, and the readers
+  /// of anything inside it). Bumps every version on the way. Requires the registry lock.
+  func replacedDeliveries() -> [Delivery] {
+    var deliveries: [Delivery] = []
+    var pending: [Location] = [self]
+    while let location = pending.popLast() {
+      location.version.add(1, ordering: .relaxed)
+      deliveries += location.everyObserver()
+      pending += location.children.values
+    }
+    return deliveries
+  }
+
+  /// Whether `extent` is the value bound here now.
+  @inlinable
+  func isBound(to extent: Extent) -> Bool {
+    boundSerial.load(ordering: .relaxed) == extent.serial
+  }
+}
+
+/// One step from a location to the one below it.
+@usableFromInline
+enum LocationStep: Hashable, @unchecked Sendable {
+  /// A stored field, by key.
+  case field(FieldKey)
+  /// An element of an identified collection, by id.
+  case element(AnyHashable)
+  /// An element of a plain array, by position.
+  case index(Int)
+}

@@ -1,0 +1,151 @@
+import Synchronization
+
+/// A place holding an observable value — a field, an identified array's element, a holder's
+/// root — around one write of it: the one reconciliation of fields, elements and roots.
+///
+/// Before the write, if the holder observes below the slot (the parent is bound to a location
+/// and a read reached this slot), the value is made that location's own: forked if a copy shares
+/// it, then bound. So the holder's own writes notify their readers as they happen, and a copy's
+/// never do. After the write the slot compares identities:
+///
+/// | after vs before | meaning | action |
+/// |---|---|---|
+/// | the same | changed in place (or not at all) | nothing: the writes told their readers |
+/// | a fork descending from before | a copy written back, a payload changed through its case | bind it; tell the location's readers of the keys written since |
+/// | anything else | a replacement | the caller detaches it and writes the slot's key; the readers below the slot hear it |
+@usableFromInline
+struct Slot {
+  /// The location of the value in the slot, when the holder observes below it.
+  @usableFromInline let location: Location?
+  @usableFromInline let before: ObservationIdentity
+
+  /// The slot holding `value` at `step` below `parent` (the parent's bound location, nil for a
+  /// copy or a value nobody observes), before a write that changes it in place.
+  @inlinable
+  init<T>(_ value: inout T, as kind: any ObservationIdentifiable.Type, below parent: Location?, at step: @autoclosure () -> LocationStep) {
+    location = Slot.location(step(), below: parent)
+    if let location { kind._bind(&value, to: location) }
+    before = kind._identity(of: value)
+  }
+
+  /// The slot holding a value whose identity is `before` at `step` below `parent`, before a
+  /// write that replaces it (nothing to bind).
+  @inlinable
+  init(replacing before: ObservationIdentity, below parent: Location?, at step: @autoclosure () -> LocationStep) {
+    location = Slot.location(step(), below: parent)
+    self.before = before
+  }
+
+  /// A holder's root slot, before a mutation: the root made its location's own.
+  @inlinable
+  init<Value: ObservationIdentifiable>(root value: inout Value, at location: Location?) {
+    if let location { value._bind(to: location) }
+    self.location = location
+    before = value.observationIdentity
+  }
+
+  /// The location at `step` below `parent`, if a read reached it.
+  @inlinable
+  static func location(_ step: @autoclosure () -> LocationStep, below parent: Location?) -> Location? {
+    guard let parent, _slowPath(parent.hasChildren.load(ordering: .relaxed)) else { return nil }
+    return existing(step(), below: parent)
+  }
+
+  @usableFromInline @inline(never)
+  static func existing(_ step: LocationStep, below parent: Location) -> Location? {
+    withRegistry { _ in parent.existingChild(step) }
+  }
+
+  /// After the write: whether the slot still holds its value (the same, or a descendant it
+  /// adopted). If not — a replacement — the readers below the slot were told, and the caller
+  /// detaches the new value and records a write of the slot's key. `owner`: the extent of the
+  /// value holding the slot (nil for a root).
+  @inlinable
+  func reconcile(_ after: ObservationIdentity, owner: Extent?, at step: @autoclosure () -> LocationStep) -> Bool {
+    if _fastPath(after == before) { return true }
+    return reconcileChange(after, owner: owner, at: step())
+  }
+
+  @usableFromInline @inline(never)
+  func reconcileChange(_ after: ObservationIdentity, owner: Extent?, at step: LocationStep) -> Bool {
+    var apple: [Change] = []
+    let adopted = withRegistry { garbage -> [Delivery]? in
+      guard let extent = after.extent, after.tag == before.tag, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
+        let (ancestor, written) = extent.lineage(reaching: before.serial)
+      else { return nil }
+      if let location {
+        if extent.bind(to: location, &garbage) {
+          apple = written
+          return location.deliveries(for: written)
+        }
+        return nil  // bound elsewhere: it moved here from another location, a replacement
+      }
+      // Outside a holder's mutation (a bare value): the ancestor's bare readers read this slot;
+      // they follow the value here and hear what was written since (a bare copy written back,
+      // S13). Inside one, they read a copy (as a fork there takes no bare readers along).
+      var deliveries: [Delivery] = []
+      if ThreadContext.current.holderDepth == 0, let box = ancestor.box.load(), box.isObserved.load(ordering: .relaxed) {
+        box.version.add(1, ordering: .relaxed)
+        deliveries = box.matching(written)
+        extent.makeBox().copyRegistrations(of: box)
+      }
+      if let owner, owner.flags.load(ordering: .relaxed) & Extent.isFork != 0, owner.boundLocation == nil {
+        // In a copy: whoever writes the copy back learns that something below changed.
+        owner.record(Change(below: step), &garbage)
+      } else {
+        extent.forgetLineage(&garbage)
+      }
+      return deliveries
+    }
+    if let adopted {
+      deliver(adopted)
+      if let location, !apple.isEmpty { AppleObservation.didChange(location, apple) }
+      return true
+    }
+    if let location {
+      let replaced = withRegistry { _ -> [Delivery] in
+        location.boundSerial.store(0, ordering: .relaxed)
+        return location.replacedDeliveries()
+      }
+      deliver(replaced)
+      AppleObservation.didReplace(location)
+    }
+    return false
+  }
+}
+
+extension Location {
+  /// The readers of `changes` made to the value here: of the keys written, and below every step
+  /// changed in place on a copy (all of those readers: the copy's values below are not compared).
+  /// Requires the registry lock.
+  func deliveries(for changes: [Change]) -> [Delivery] {
+    version.add(1, ordering: .relaxed)
+    var deliveries = matching(changes)
+    for change in changes {
+      if let step = change.below, let below = existingChild(step) { deliveries += below.replacedDeliveries() }
+    }
+    return deliveries
+  }
+}
+
+extension ObservationIdentifiable {
+  /// Makes this value `location`'s own before the holder writes it: forked if a copy shares it,
+  /// bound, and given a fresh identity if it is bound to another location (it moved there).
+  @inlinable
+  mutating func _bind(to location: Location) {
+    _makeIdentityUnique()
+    guard let extent = observationIdentity.extent, !location.isBound(to: extent) || extent.location.load() !== location
+    else { return }
+    if !withRegistry({ extent.bind(to: location, &$0) }) {
+      _detach()
+      if let fresh = observationIdentity.extent { _ = withRegistry { fresh.bind(to: location, &$0) } }
+    }
+  }
+
+  @inlinable @inline(__always)
+  static func _bind<T>(_ value: inout T, to location: Location) {
+    withUnsafeMutablePointer(to: &value) {
+      UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self).pointee._bind(to: location)
+    }
+  }
+}
