@@ -42,21 +42,32 @@ final class TrackingProbe: Observable, Sendable {
 
   @usableFromInline init() {}
 
+  /// The probe asked where no holder is read (entering `untracked`).
+  static let thread = TrackingProbe()
+
   /// Called by every holder read: opens this thread's window if Apple's Observation tracks, and
   /// closes an open one if it no longer does.
   @inlinable
   func check() {
+    let asking = openTrackingScopes.load(ordering: .relaxed) != 0
+    if _slowPath(asking) { ThreadContext.withCurrent { $0.askingApple() } }
     registrar.access(self, keyPath: keyPath)
-    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { ThreadContext.withCurrent { $0.checkedApple() } }
+    if _slowPath(asking) { ThreadContext.withCurrent { $0.checkedApple() } }
   }
 }
 
 /// Apple's Observation on one thread, while it may be tracking there (see above).
-final class AppleWindow {
+final class AppleWindow: @unchecked Sendable {  // its thread's own, but for `isOpen`
+  /// Cleared when the window closes; read by other threads' changes (see
+  /// `Location.appleKeyPaths(changing:)`).
+  let isOpen = Atomic<Bool>(true)
   /// Values holders handed out while the window was open (as a tracking scope's).
   var handouts: [UInt64: Handout] = [:]
   /// Set by the detector since the last holder read asked.
   var seen = true
+
+  /// The key path of a location's detector (see `AppleObservation.tracksHere`).
+  static let detectorKeyPath = \Location.[detect: TrackingDetector()]
 }
 
 extension ThreadContext {
@@ -70,22 +81,24 @@ extension ThreadContext {
     }
   }
 
+  /// A holder is about to ask Apple whether it tracks.
+  @usableFromInline
+  func askingApple() {
+    window?.seen = false
+  }
+
   /// After a holder asked Apple: a window the detector did not confirm closes (Apple's closure
   /// ended since).
   @usableFromInline
   func checkedApple() {
-    guard let window else { return }
-    if window.seen {
-      window.seen = false
-    } else {
-      closeAppleWindow()
-    }
+    if let window, !window.seen { closeAppleWindow() }
   }
 
   /// Closes the window: a holder starts mutating (its reads are never Apple's), or Apple stopped.
   func closeAppleWindow() {
-    guard window != nil else { return }
-    window = nil
+    guard let window else { return }
+    window.isOpen.store(false, ordering: .relaxed)
+    self.window = nil
     openTrackingScopes.subtract(1, ordering: .relaxed)
   }
 }
@@ -94,7 +107,7 @@ extension ThreadContext {
 enum AppleObservation {
   /// A read of `key` at `location` that Apple may be recording on this thread.
   static func access(_ location: Location, _ key: FieldKey, _ keyPath: AnyKeyPath?, _ context: ThreadContext) {
-    let appleKeyPath = withRegistry { _ in location.appleKeyPath(for: key) }
+    let appleKeyPath = withRegistry { _ in location.appleKeyPath(for: key, accessedIn: context.window) }
     location.registrar.access(location, keyPath: appleKeyPath)
   }
 
@@ -102,23 +115,39 @@ enum AppleObservation {
   /// mutation, outside every lock.
   static func didChange(_ location: Location, _ changes: [Change]) {
     guard location.isAppleObserved.load(ordering: .relaxed) else { return }
-    let keyPaths = withRegistry { _ in location.appleKeyPaths(matching: changes) }
+    let moves = !tracksHere(location)
+    let window = ThreadContext.current.window
+    let keyPaths = withRegistry { _ in location.appleKeyPaths(changing: changes, moving: moves, from: window) }
     guard !keyPaths.isEmpty else { return }
     deliver([Delivery(apple: location, keyPaths: keyPaths)])
   }
 
   /// The value at `location` was replaced: Apple's scopes that read anything here or below hear it.
   static func didReplace(_ location: Location) {
+    let moves = !tracksHere(location)
+    let window = ThreadContext.current.window
     let deliveries = withRegistry { _ -> [Delivery] in
       var deliveries: [Delivery] = []
       location.forEachInTree { location in
         guard location.isAppleObserved.load(ordering: .relaxed) else { return }
-        let keyPaths = location.allAppleKeyPaths
+        let keyPaths = location.allAppleKeyPathsChanging(moving: moves, from: window)
         if !keyPaths.isEmpty { deliveries.append(Delivery(apple: location, keyPaths: keyPaths)) }
       }
       return deliveries
     }
     deliver(deliveries)
+  }
+
+  /// Whether an Observation closure runs on this thread now (a change made inside it: it may have
+  /// recorded the key paths being changed, and subscribes to them when it ends, so they must not
+  /// move on). Asked through the location's own registrar, so that a closure that records the
+  /// detector is subscribed to nothing that outlives the holder.
+  static func tracksHere(_ location: Location) -> Bool {
+    let context = ThreadContext.current
+    guard let window = context.window else { return false }
+    window.seen = false
+    location.registrar.access(location, keyPath: AppleWindow.detectorKeyPath)
+    return window.seen
   }
 
   /// Tells Apple's scopes that read `keyPaths` at `location` (called by the delivery loop).
@@ -131,5 +160,6 @@ enum AppleObservation {
 
 extension Location: Observable {
   /// A key's value as Apple's key path names it (never read: only its key path is used).
-  subscript(apple _: FieldKey) -> Int { 0 }
+  subscript(apple _: AppleKey) -> Int { 0 }
+  subscript(detect _: TrackingDetector) -> Int { 0 }
 }

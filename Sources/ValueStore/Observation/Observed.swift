@@ -61,8 +61,7 @@ extension Observed {
   /// The key is derived by the caller, where the key path is a literal and the offset a constant.
   @inlinable
   func recordRead<T>(_ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T) {
-    guard let kind = FieldKind<T>.observable else { return _extent.recordRead(key, keyPath, child: nil) }
-    _extent.recordRead(key, keyPath, child: kind._identity(of: value), elements: kind._unindexedElements(of: value))
+    _extent.recordRead(key, keyPath, value)
   }
 
   /// Makes the extent this value's own before a write (forking a shared one) and says whether the

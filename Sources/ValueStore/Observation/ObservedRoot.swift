@@ -118,7 +118,7 @@ final class HolderRoot: Sendable {
   @inlinable
   func recordFieldRead<Fields, T>(_ extent: Extent, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T) {
     recordRead(of: ObservationIdentity(extent))
-    extent.recordRead(key, keyPath, child: FieldKind<T>.observable.map { $0._identity(of: value) })
+    extent.recordRead(key, keyPath, value)
   }
 }
 

@@ -169,6 +169,14 @@ extension ThreadContext {
 // MARK: - Recording reads
 
 extension Extent {
+  /// Records a tracked read of the field `key` of this value, whose value is `value`: an
+  /// observable value read is handed out in turn (and so are a plain array's elements).
+  @inlinable
+  func recordRead<T>(_ key: FieldKey, _ keyPath: AnyKeyPath, _ value: T) {
+    guard let kind = FieldKind<T>.observable else { return recordRead(key, keyPath, child: nil) }
+    recordRead(key, keyPath, child: kind._identity(of: value), elements: kind._unindexedElements(of: value))
+  }
+
   /// Records a tracked read of `key` on this value: at its holder's location if a holder handed
   /// it out in a scope open here, else in its own box. `child`: the identity of the observable
   /// value read, which is handed out in turn (at the location below).
@@ -321,7 +329,9 @@ func track<T, E: Error>(
 }
 
 /// Runs `body` without recording its reads in any enclosing tracking scope, ours or Apple's. A
-/// scope opened inside `body` records its own reads as usual.
+/// scope opened inside `body` records its own reads as usual — but an Observation scope opened
+/// inside `body` while another encloses it sees nothing through holders: Observation would merge
+/// its reads into the enclosing scope when it ends.
 ///
 /// ```swift
 /// withTracking {
@@ -334,7 +344,10 @@ public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
   let outer = context.scope
   let hidden = context.hidesReadsFromApple
   context.scope = nil
-  context.hidesReadsFromApple = true
+  // Hidden from an Observation scope open now (asked: a window may outlive its scope), not from
+  // one opened inside `body`.
+  if context.window != nil { TrackingProbe.thread.check() }
+  if context.window != nil { context.hidesReadsFromApple = true }
   defer {
     context.scope = outer
     context.hidesReadsFromApple = hidden

@@ -1,15 +1,18 @@
 import Testing
+import Observation
 @testable import ValueStore
 
-@Suite struct DebugTmpTests {
-  @Test func rowCopy() {
-    let root = ObservedRoot(WriteState())
-    var copy = root.currentValue
-    let recorder = Recorder()
-    _ = withTracking { copy.rows.count } onChange: { recorder.record($0); print("FIRED", $0) }
-    print("before write")
-    root.mutate { $0.rows.swapAt(0, 1) }
-    print("after write", recorder.count)
-    copy.count += 1
+@MainActor @Suite struct DebugTmpTests {
+  @Test func plain() {
+    let store = Store(initialState: BridgeState(), reducer: BridgeFeature())
+    let fired = FireCounter()
+    withObservationTracking { _ = store.plain[0].count } onChange: { fired.tick() }
+    print("window", ThreadContext.current.window != nil)
+    store.send(.edit { $0.plain[0].count += 1 })
+    print("fired", fired.count)
+    let ours = FireCounter()
+    _ = withTracking { store.plain[0].count } onChange: { _ in ours.tick() }
+    store.send(.edit { $0.plain[0].count += 1 })
+    print("ours", ours.count)
   }
 }
