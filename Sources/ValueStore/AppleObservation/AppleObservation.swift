@@ -42,9 +42,6 @@ final class TrackingProbe: Observable, Sendable {
 
   @usableFromInline init() {}
 
-  /// The probe asked where no holder is read (entering `untracked`).
-  static let thread = TrackingProbe()
-
   /// Called by every holder read: opens this thread's window if Apple's Observation tracks, and
   /// closes an open one if it no longer does.
   @inlinable
@@ -52,7 +49,9 @@ final class TrackingProbe: Observable, Sendable {
     let asking = openTrackingScopes.load(ordering: .relaxed) != 0
     if _slowPath(asking) { ThreadContext.withCurrent { $0.askingApple() } }
     registrar.access(self, keyPath: keyPath)
-    if _slowPath(asking) { ThreadContext.withCurrent { $0.checkedApple() } }
+    if _slowPath(asking || openTrackingScopes.load(ordering: .relaxed) != 0) {
+      ThreadContext.withCurrent { $0.checkedApple(by: self, asked: asking) }
+    }
   }
 }
 
@@ -61,10 +60,27 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own, but for `is
   /// Cleared when the window closes; read by other threads' changes (see
   /// `Location.appleKeyPaths(changing:)`).
   let isOpen = Atomic<Bool>(true)
-  /// Values holders handed out while the window was open (as a tracking scope's).
-  var handouts: [UInt64: Handout] = [:]
+  /// Values holders handed out while the window was open (as a tracking scope's). Weakly: a
+  /// window may stay open long after Apple's closure ended (until a holder read finds it so),
+  /// and must not keep a holder's locations — and the scopes subscribed to them — alive.
+  private var handouts: [UInt64: (location: Weak<Location>, version: UInt64, serial: UInt64)] = [:]
+
+  func handout(of serial: UInt64) -> Handout? {
+    guard let found = handouts[serial], let location = found.location.object else { return nil }
+    return Handout(location: location, version: found.version, serial: found.serial)
+  }
+
+  func handOut(_ handout: Handout, serial: UInt64) {
+    handouts[serial] = (Weak(handout.location), handout.version, handout.serial)
+  }
+
+  func absorb(_ handouts: [UInt64: Handout]) {
+    for (serial, handout) in handouts { handOut(handout, serial: serial) }
+  }
   /// Set by the detector since the last holder read asked.
   var seen = true
+  /// The probe of the holder read last in this window (see `askApple`).
+  var probe: Weak<TrackingProbe>?
 
   /// The key path of a location's detector (see `AppleObservation.tracksHere`).
   static let detectorKeyPath = \Location.[detect: TrackingDetector()]
@@ -81,17 +97,35 @@ extension ThreadContext {
     }
   }
 
+  /// Whether Apple's Observation tracks on this thread now, asked where no holder is read
+  /// (entering `untracked`) through the probe of the holder read last in the window: a closure
+  /// that records it is subscribed to nothing that outlives that holder, which it read.
+  func askApple() -> Bool {
+    guard let window else { return false }
+    guard let probe = window.probe?.object else {
+      closeAppleWindow()
+      return false
+    }
+    probe.check()
+    return self.window != nil
+  }
+
   /// A holder is about to ask Apple whether it tracks.
   @usableFromInline
   func askingApple() {
     window?.seen = false
   }
 
-  /// After a holder asked Apple: a window the detector did not confirm closes (Apple's closure
-  /// ended since).
+  /// After a holder asked Apple through `probe`: a window the detector did not confirm closes
+  /// (Apple's closure ended since).
   @usableFromInline
-  func checkedApple() {
-    if let window, !window.seen { closeAppleWindow() }
+  func checkedApple(by probe: TrackingProbe, asked: Bool) {
+    guard let window else { return }
+    if window.seen || !asked {
+      if window.probe?.object !== probe { window.probe = Weak(probe) }
+    } else {
+      closeAppleWindow()
+    }
   }
 
   /// Closes the window: a holder starts mutating (its reads are never Apple's), or Apple stopped.
@@ -162,4 +196,10 @@ extension Location: Observable {
   /// A key's value as Apple's key path names it (never read: only its key path is used).
   subscript(apple _: AppleKey) -> Int { 0 }
   subscript(detect _: TrackingDetector) -> Int { 0 }
+}
+
+/// A weak reference.
+struct Weak<Object: AnyObject> {
+  weak var object: Object?
+  init(_ object: Object) { self.object = object }
 }

@@ -230,7 +230,7 @@ extension IdentifiedArray {
     }
     guard element != nil else {
       return _extent.elementLeft(
-        .element(AnyHashable(_ids[offset])), box: before.box, key: before.slot.before.extent == nil ? .element(_ids[offset]) : nil)
+        .element(AnyHashable(_ids[offset])), box: before.box, key: before.slot.before.unmanagedExtent == nil ? .element(_ids[offset]) : nil)
     }
     if !_reconcile(before.slot, box: before.box, after: element!, at: offset, old: old) { _observableType._detach(&element!) }
   }
@@ -245,7 +245,7 @@ extension IdentifiedArray {
     if slot.before.isOpaque, let old, FieldKind<Element>.isEqual(old, element) == true { return true }
     if slot.reconcile(after, owner: _extent, at: .element(AnyHashable(_ids[offset]))) { return true }
     // Replaced: the slot told the location's readers; a bare reader of the old element hears it.
-    _extent.elementLeft(nil, box: box, key: slot.before.extent == nil ? .element(_ids[offset]) : nil)
+    _extent.elementLeft(nil, box: box, key: slot.before.unmanagedExtent == nil ? .element(_ids[offset]) : nil)
     return false
   }
 

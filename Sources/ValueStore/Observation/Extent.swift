@@ -27,8 +27,10 @@ final class Extent: @unchecked Sendable {
   @usableFromInline let valueID: UInt64
   /// Lock-free summary read on every write: zero means "nobody to tell, nothing to record".
   @usableFromInline let flags = Atomic<UInt8>(0)
-  /// The location a holder bound this extent to (at most one, ever).
-  @usableFromInline let location = AtomicLazyReference<Location>()
+  /// The location a holder bound this extent to (at most one, ever), weakly: a value outliving
+  /// its holder (a snapshot) must not keep the holder's locations, and what is subscribed to
+  /// them, alive.
+  @usableFromInline let location = AtomicLazyReference<LocationLink>()
   /// The readers of this value outside any holder.
   @usableFromInline let box = AtomicLazyReference<Subscribers>()
   /// The extent this one was forked from, until a holder binds it or the lineage is cut. Guarded
@@ -64,7 +66,7 @@ final class Extent: @unchecked Sendable {
   /// The location this extent is bound to now, if any.
   @inlinable
   var boundLocation: Location? {
-    guard flags.load(ordering: .relaxed) & Extent.isBound != 0, let location = location.load(),
+    guard flags.load(ordering: .relaxed) & Extent.isBound != 0, let location = location.load()?.location,
       location.isBound(to: self)
     else { return nil }
     return location
@@ -206,7 +208,7 @@ extension Extent {
   /// Requires the registry lock.
   @usableFromInline
   func bind(to location: Location, _ garbage: inout [AnyObject]) -> Bool {
-    guard self.location.storeIfNil(location) === location else { return false }
+    guard self.location.storeIfNil(location.link) === location.link else { return false }
     forgetLineage(&garbage)
     location.boundSerial.store(serial, ordering: .relaxed)
     flags.bitwiseOr(Extent.isBound, ordering: .relaxed)

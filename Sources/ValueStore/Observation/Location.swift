@@ -28,7 +28,13 @@ final class Location: Subscribers {
   /// (see `appleKeyPaths(changing:)`). Guarded by ``registry``.
   private var appleKeys: [FieldKey: AppleKeyPaths] = [:]
 
-  override init() {}
+  /// What extents bound here hold: a weak reference to this location.
+  @usableFromInline private(set) var link: LocationLink!
+
+  override init() {
+    super.init()
+    link = LocationLink(self)
+  }
 
   /// The key path Apple's Observation knows `key` by here, made on first use. Requires the
   /// registry lock.
@@ -126,6 +132,14 @@ final class Location: Subscribers {
   func isBound(to extent: Extent) -> Bool {
     boundSerial.load(ordering: .relaxed) == extent.serial
   }
+}
+
+/// An extent's reference to the location it is bound to: weak, made once per location.
+@usableFromInline
+final class LocationLink: Sendable {
+  @usableFromInline weak let location: Location?
+
+  init(_ location: Location) { self.location = location }
 }
 
 /// One step from a location to the one below it.

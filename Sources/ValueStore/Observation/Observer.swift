@@ -4,9 +4,10 @@
 final class Observer: @unchecked Sendable {
   let onChange: @Sendable (ObservationChange) -> Void
   /// Where this observer is registered, each with how many registrations it has there. Guarded
-  /// by ``registry``. Strong: locations and boxes are not values, holding them makes nothing look
-  /// shared.
-  private var places: [(subscribers: Subscribers, registrations: Int)] = []
+  /// by ``registry``. Weak: a place holds its observers, and an observer that never fires must not
+  /// keep the place (a holder's location, with whatever else is subscribed to it) alive after
+  /// its holder.
+  private var places: [(subscribers: Weak<Subscribers>, registrations: Int)] = []
   /// Guarded by ``registry``.
   private(set) var state = State.active
 
@@ -35,10 +36,10 @@ final class Observer: @unchecked Sendable {
   /// Lists `subscribers` (if new) and counts one more registration there. Requires the registry
   /// lock.
   func didRegister(on subscribers: Subscribers) {
-    if let index = places.lastIndex(where: { $0.subscribers === subscribers }) {
+    if let index = places.lastIndex(where: { $0.subscribers.object === subscribers }) {
       places[index].registrations += 1
     } else {
-      places.append((subscribers, 1))
+      places.append((Weak(subscribers), 1))
     }
   }
 
@@ -47,8 +48,11 @@ final class Observer: @unchecked Sendable {
   /// lock.
   func deactivate(_ garbage: inout [AnyObject]) {
     state = .inactive
-    for (subscribers, count) in places { subscribers.withdraw(count, &garbage) }
-    garbage.append(contentsOf: places.map(\.subscribers))
+    for (place, count) in places {
+      guard let subscribers = place.object else { continue }
+      subscribers.withdraw(count, &garbage)
+      garbage.append(subscribers)
+    }
     places.removeAll()
     garbage.append(self)
   }

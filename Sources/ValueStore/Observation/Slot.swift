@@ -134,7 +134,7 @@ extension ObservationIdentifiable {
   @inlinable
   mutating func _bind(to location: Location) {
     _makeIdentityUnique()
-    guard let extent = observationIdentity.extent, !location.isBound(to: extent) || extent.location.load() !== location
+    guard let extent = observationIdentity.extent, !location.isBound(to: extent) || extent.location.load() !== location.link
     else { return }
     if !withRegistry({ extent.bind(to: location, &$0) }) {
       _detach()

@@ -137,7 +137,7 @@ extension ThreadContext {
       if let found = current.handouts[serial] { return found }
       scope = current.outer
     }
-    return window?.handouts[serial]
+    return window?.handout(of: serial)
   }
 
   /// Hands out a value with extent `extent` at `location` (whose version and bound serial are
@@ -145,7 +145,7 @@ extension ThreadContext {
   func handOut(_ extent: Extent, at location: Location, version: UInt64) {
     let handout = Handout(location: location, version: version, serial: extent.serial)
     if let scope { scope.handOut(handout, serial: extent.serial) }
-    if let window, !hidesReadsFromApple { window.handouts[extent.serial] = handout }
+    if let window, !hidesReadsFromApple { window.handOut(handout, serial: extent.serial) }
   }
 
   /// Records `access` in the innermost scope, and tells Apple's Observation of a read at a
@@ -295,7 +295,7 @@ func track<T, E: Error>(
     context.openScopes.removeLast()
     context.scope = outer
     // Apple's closure, if it encloses this one, reads the values handed out here too.
-    if outer == nil, let window = context.window, !hidden { window.handouts.merge(scope.handouts) { _, newer in newer } }
+    if outer == nil, let window = context.window, !hidden { window.absorb(scope.handouts) }
     scope.reset()
     context.spareScopes.append(scope)
   }
@@ -346,8 +346,7 @@ public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
   context.scope = nil
   // Hidden from an Observation scope open now (asked: a window may outlive its scope), not from
   // one opened inside `body`.
-  if context.window != nil { TrackingProbe.thread.check() }
-  if context.window != nil { context.hidesReadsFromApple = true }
+  if context.askApple() { context.hidesReadsFromApple = true }
   defer {
     context.scope = outer
     context.hidesReadsFromApple = hidden

@@ -3,16 +3,20 @@ import Observation
 @testable import ValueStore
 
 @MainActor @Suite struct DebugTmpTests {
-  @Test func plain() {
-    let store = Store(initialState: BridgeState(), reducer: BridgeFeature())
-    let fired = FireCounter()
-    withObservationTracking { _ = store.plain[0].count } onChange: { fired.tick() }
-    print("window", ThreadContext.current.window != nil)
-    store.send(.edit { $0.plain[0].count += 1 })
-    print("fired", fired.count)
-    let ours = FireCounter()
-    _ = withTracking { store.plain[0].count } onChange: { _ in ours.tick() }
-    store.send(.edit { $0.plain[0].count += 1 })
-    print("ours", ours.count)
+  final class Canary: Sendable {}
+  @Test func collection() {
+    var store: Store<BridgeState, BridgeFeature.Action>? = Store(initialState: BridgeState(), reducer: BridgeFeature())
+    weak var weakStore = store
+    weak var weakLocation = store?.holderRoot?.location
+    weak var weakBox = store?.root
+    weak var weakHolderRoot = store?.holderRoot
+    weak var weakCanary: Canary?
+    do {
+      let canary = Canary()
+      weakCanary = canary
+      withObservationTracking { _ = store!.scope(state: \.rows, action: CasePath(BridgeFeature.Action.rows))[id: 2]?.title } onChange: { _ = canary }
+    }
+    store = nil
+    print("box", weakBox == nil, "holderRoot", weakHolderRoot == nil, "store", weakStore == nil, "location", weakLocation == nil, "canary", weakCanary == nil)
   }
 }
