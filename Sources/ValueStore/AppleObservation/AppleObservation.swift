@@ -2,8 +2,9 @@ import Observation
 import Synchronization
 
 // Apple's Observation (and so SwiftUI) sees every read made through a holder, at any depth, and
-// is told only when one of those reads changes — exactly as for an `@Observable` class, because a
-// ``Location`` is one: it has a registrar, and each of its keys a key path.
+// is told only when one of those reads changes — exactly as for an `@Observable` class, because
+// every place observers subscribe to (a location, a bare value's box) has one
+// (`AppleSubscriptions`): a registrar, and key paths for its keys.
 //
 // - **Detecting Apple's tracking.** Observation keeps its access list private, but it hashes every
 //   key path it records, and hashing a key path hashes its subscript arguments. A holder read
@@ -82,8 +83,7 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own, but for `is
   /// The probe of the holder read last in this window (see `askApple`).
   var probe: Weak<TrackingProbe>?
 
-  /// The key path of a location's detector (see `AppleObservation.tracksHere`).
-  static let detectorKeyPath = \Location.[detect: TrackingDetector()]
+
 }
 
 extension ThreadContext {
@@ -139,63 +139,57 @@ extension ThreadContext {
 
 /// What the core tells Apple's Observation.
 enum AppleObservation {
-  /// A read of `key` at `location` that Apple may be recording on this thread.
-  static func access(_ location: Location, _ key: FieldKey, _ keyPath: AnyKeyPath?, _ context: ThreadContext) {
-    let appleKeyPath = withRegistry { _ in location.appleKeyPath(for: key, accessedIn: context.window) }
-    location.registrar.access(location, keyPath: appleKeyPath)
+  /// A read of `key` at `place` that Apple may be recording on this thread.
+  static func access(_ place: Subscribers, _ key: FieldKey, _ keyPath: AnyKeyPath?, _ context: ThreadContext) {
+    let apple = place.apple
+    let appleKeyPath = withRegistry { _ in apple.keyPath(for: key, accessedIn: context.window) }
+    apple.registrar.access(apple, keyPath: appleKeyPath)
   }
 
-  /// `changes` were written at `location`: Apple's scopes that read them hear it, after the
+  /// `changes` were written at `place`: Apple's scopes that read them hear it, after the
   /// mutation, outside every lock.
-  static func didChange(_ location: Location, _ changes: [Change]) {
-    guard location.isAppleObserved.load(ordering: .relaxed) else { return }
-    let moves = !tracksHere(location)
+  static func didChange(_ place: Subscribers, _ changes: [Change]) {
+    let apple = place.apple
+    guard apple.isObserved.load(ordering: .relaxed) else { return }
+    let moves = !tracksHere(apple)
     let window = ThreadContext.current.window
-    let keyPaths = withRegistry { _ in location.appleKeyPaths(changing: changes, moving: moves, from: window) }
+    let keyPaths = withRegistry { _ in apple.keyPaths(changing: changes, moving: moves, from: window) }
     guard !keyPaths.isEmpty else { return }
-    deliver([Delivery(apple: location, keyPaths: keyPaths)])
+    deliver([Delivery(apple: apple, keyPaths: keyPaths)])
   }
 
   /// The value at `location` was replaced: Apple's scopes that read anything here or below hear it.
   static func didReplace(_ location: Location) {
-    let moves = !tracksHere(location)
     let window = ThreadContext.current.window
-    let deliveries = withRegistry { _ -> [Delivery] in
-      var deliveries: [Delivery] = []
-      location.forEachInTree { location in
-        guard location.isAppleObserved.load(ordering: .relaxed) else { return }
-        let keyPaths = location.allAppleKeyPathsChanging(moving: moves, from: window)
-        if !keyPaths.isEmpty { deliveries.append(Delivery(apple: location, keyPaths: keyPaths)) }
-      }
-      return deliveries
+    var places: [AppleSubscriptions] = []
+    withRegistry { _ in location.forEachInTree { if $0.apple.isObserved.load(ordering: .relaxed) { places.append($0.apple) } } }
+    var deliveries: [Delivery] = []
+    for apple in places {
+      let moves = !tracksHere(apple)
+      let keyPaths = withRegistry { _ in apple.keyPaths(changing: [Change(key: .any, keyPath: nil)], moving: moves, from: window) }
+      if !keyPaths.isEmpty { deliveries.append(Delivery(apple: apple, keyPaths: keyPaths)) }
     }
     deliver(deliveries)
   }
 
   /// Whether an Observation closure runs on this thread now (a change made inside it: it may have
   /// recorded the key paths being changed, and subscribes to them when it ends, so they must not
-  /// move on). Asked through the location's own registrar, so that a closure that records the
-  /// detector is subscribed to nothing that outlives the holder.
-  static func tracksHere(_ location: Location) -> Bool {
+  /// move on). Asked through the place's own registrar, so that a closure that records the
+  /// detector is subscribed to nothing that outlives the place.
+  static func tracksHere(_ apple: AppleSubscriptions) -> Bool {
     let context = ThreadContext.current
     guard let window = context.window else { return false }
     window.seen = false
-    location.registrar.access(location, keyPath: AppleWindow.detectorKeyPath)
+    apple.registrar.access(apple, keyPath: AppleSubscriptions.detectorKeyPath)
     return window.seen
   }
 
-  /// Tells Apple's scopes that read `keyPaths` at `location` (called by the delivery loop).
-  static func fire(_ location: Location, _ keyPaths: [KeyPath<Location, Int>]) {
+  /// Tells Apple's scopes that read `keyPaths` at `apple` (called by the delivery loop).
+  static func fire(_ apple: AppleSubscriptions, _ keyPaths: [KeyPath<AppleSubscriptions, Int>]) {
     for keyPath in keyPaths {
-      location.registrar.withMutation(of: location, keyPath: keyPath) {}
+      apple.registrar.withMutation(of: apple, keyPath: keyPath) {}
     }
   }
-}
-
-extension Location: Observable {
-  /// A key's value as Apple's key path names it (never read: only its key path is used).
-  subscript(apple _: AppleKey) -> Int { 0 }
-  subscript(detect _: TrackingDetector) -> Int { 0 }
 }
 
 /// A weak reference.

@@ -59,7 +59,7 @@ extension Extent {
       let bound = location.boundSerial.load(ordering: .relaxed)
       guard let changes = self.written(since: bound), bind(to: location, &garbage) else { return [] }
       written = changes
-      return location.deliveries(for: changes)
+      return location.deliveries(for: changes, &garbage)
     }
     deliver(deliveries)
     if !written.isEmpty { AppleObservation.didChange(location, written) }

@@ -130,18 +130,17 @@ extension Extent {
         let access = Access(
           subscribers: location, key: .identity, keyPath: nil, version: current ? version : version &- 1,
           serial: element.extent?.serial ?? 0)
-        context.record(access, at: location)
+        context.record(access)
       } else if let child = element.extent {
         let box = child.makeBox()
         context.record(
-          Access(subscribers: box, key: .identity, keyPath: nil, version: box.version.load(ordering: .relaxed), serial: 0),
-          at: nil)
+          Access(subscribers: box, key: .identity, keyPath: nil, version: box.version.load(ordering: .relaxed), serial: 0))
       } else {
         let box = makeBox()
         context.record(
           Access(
             subscribers: box, key: key, keyPath: ObservationChange.elements, version: box.version.load(ordering: .relaxed),
-            serial: 0), at: nil)
+            serial: 0))
       }
     }
   }
@@ -244,8 +243,11 @@ extension IdentifiedArray {
     if _fastPath(after == slot.before) { return true }
     if slot.before.isOpaque, let old, FieldKind<Element>.isEqual(old, element) == true { return true }
     if slot.reconcile(after, owner: _extent, at: .element(AnyHashable(_ids[offset]))) { return true }
-    // Replaced: the slot told the location's readers; a bare reader of the old element hears it.
-    _extent.elementLeft(nil, box: box, key: slot.before.unmanagedExtent == nil ? .element(_ids[offset]) : nil)
+    // Replaced: the slot told the location's readers; a bare reader of the old element hears it,
+    // and a copy records it.
+    _extent.elementLeft(
+      slot.location == nil ? .element(AnyHashable(_ids[offset])) : nil, box: box,
+      key: slot.before.unmanagedExtent == nil ? .element(_ids[offset]) : nil)
     return false
   }
 
@@ -272,8 +274,10 @@ extension Extent {
     let location = boundLocation
     let box = ThreadContext.current.holderDepth == 0 ? box : nil
     var left: Location?
-    let deliveries = withRegistry { _ -> [Delivery] in
+    let deliveries = withRegistry { garbage -> [Delivery] in
       var deliveries: [Delivery] = []
+      // In a copy: whoever writes it back learns that the element left.
+      if location == nil, let step { record(Change(below: step), &garbage) }
       if let step, let location, let element = location.existingChild(step) {
         element.boundSerial.store(0, ordering: .relaxed)
         deliveries += element.replacedDeliveries()
@@ -288,6 +292,7 @@ extension Extent {
       return deliveries
     }
     if let left { AppleObservation.didReplace(left) }
+    if let box { AppleObservation.didChange(box, [Change.identity]) }
     deliver(deliveries)
     if let key { didChange(key, ObservationChange.elements) }
   }

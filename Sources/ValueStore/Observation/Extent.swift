@@ -96,8 +96,8 @@ extension Extent {
       if let box = origin.box.load() {
         // A reader still to register on the origin would miss the fork's writes: it fires.
         box.version.add(1, ordering: .relaxed)
-        if bare, box.isObserved.load(ordering: .relaxed) {
-          let copied = Subscribers()
+        if bare, box.isObserved.load(ordering: .relaxed) || box.apple.isObserved.load(ordering: .relaxed) {
+          let copied = Subscribers(apple: box.apple)
           copied.copyRegistrations(of: box)
           _ = fork.box.storeIfNil(copied)
           flags |= Extent.hasBox
@@ -129,16 +129,15 @@ extension Extent {
     let isFork = flags.load(ordering: .relaxed) & Extent.isFork != 0
     let observed =
       (location?.isObserved.load(ordering: .relaxed) ?? false) || (box?.isObserved.load(ordering: .relaxed) ?? false)
-    guard isFork || observed else {
-      if let location { AppleObservation.didChange(location, [change]) }
-      return
+    if isFork || observed {
+      let deliveries = withRegistry { garbage -> [Delivery] in
+        if isFork { record(change, &garbage) }
+        return (location?.matching([change]) ?? []) + (box?.matching([change]) ?? [])
+      }
+      deliver(deliveries)
     }
-    let deliveries = withRegistry { garbage -> [Delivery] in
-      if isFork { record(change, &garbage) }
-      return (location?.matching([change]) ?? []) + (box?.matching([change]) ?? [])
-    }
-    deliver(deliveries)
     if let location { AppleObservation.didChange(location, [change]) }
+    if let box, ThreadContext.current.holderDepth == 0 { AppleObservation.didChange(box, [change]) }
   }
 
   /// Records a write on this fork. Requires the registry lock.
@@ -218,7 +217,7 @@ extension Extent {
   /// The readers' box of this bare value, made on first use.
   func makeBox() -> Subscribers {
     if let box = box.load() { return box }
-    let made = box.storeIfNil(Subscribers())
+    let made = box.storeIfNil(Subscribers(apple: AppleSubscriptions()))
     flags.bitwiseOr(Extent.hasBox, ordering: .relaxed)
     return made
   }

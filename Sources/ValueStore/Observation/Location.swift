@@ -1,4 +1,3 @@
-import Observation
 import Synchronization
 
 /// A place in a holder's state — the root, a field of a place, an element of a collection at a
@@ -20,58 +19,13 @@ final class Location: Subscribers {
   /// `!children.isEmpty`, readable without the lock.
   @usableFromInline let hasChildren = Atomic<Bool>(false)
 
-  /// Apple's Observation's registrar for this location (AppleObservation.swift).
-  let registrar = ObservationRegistrar()
-  /// Whether Apple's Observation ever accessed a key here: a change then asks which.
-  let isAppleObserved = Atomic<Bool>(false)
-  /// The key paths Apple's Observation knows this location's keys by: two per key, used in turn
-  /// (see `appleKeyPaths(changing:)`). Guarded by ``registry``.
-  private var appleKeys: [FieldKey: AppleKeyPaths] = [:]
-
   /// What extents bound here hold: a weak reference to this location.
   @usableFromInline private(set) var link: LocationLink!
 
-  override init() {
-    super.init()
+  init() {
+    super.init(apple: AppleSubscriptions())
     link = LocationLink(self)
   }
-
-  /// The key path Apple's Observation knows `key` by here, made on first use. Requires the
-  /// registry lock.
-  func appleKeyPath(for key: FieldKey, accessedIn window: AppleWindow?) -> KeyPath<Location, Int> {
-    if appleKeys[key] == nil {
-      appleKeys[key] = AppleKeyPaths(key)
-      isAppleObserved.store(true, ordering: .relaxed)
-    }
-    if let window { appleKeys[key]!.accessed(in: window) }
-    return appleKeys[key]!.current
-  }
-
-  /// The key paths Apple's scopes that read a key `changes` write are subscribed to; each such key
-  /// moves to its other key path first. So a scope that reads the key again while Apple is told
-  /// (an `onChange` re-arming, as it runs inside `withMutation`) subscribes to the other one, and
-  /// hears the next change, not the rest of this one. Requires the registry lock.
-  /// Not moved while an Observation closure may still be running that recorded the current key
-  /// path: on this thread (`moving` false: it made the change), or on another whose window that
-  /// recorded it is open. It subscribes when it ends; it misses this change, as for Observation's
-  /// own properties, and must hear the next.
-  func appleKeyPaths(changing changes: [Change], moving: Bool, from window: AppleWindow?) -> [KeyPath<Location, Int>] {
-    var changed: [KeyPath<Location, Int>] = []
-    for key in appleKeys.keys where changes.contains(where: { key.matches($0.key) }) {
-      changed.append(appleKeys[key]!.current)
-      if moving { appleKeys[key]!.move(unlessRecordingElsewhereThan: window) }
-    }
-    return changed
-  }
-
-  /// `appleKeyPaths(changing:moving:from:)` for every key Apple accessed here. Requires the
-  /// registry lock.
-  func allAppleKeyPathsChanging(moving: Bool, from window: AppleWindow?) -> [KeyPath<Location, Int>] {
-    appleKeyPaths(changing: [Change(key: .any, keyPath: nil)], moving: moving, from: window)
-  }
-
-  /// How many keys Apple accessed here (for tests). Requires the registry lock.
-  var appleKeyCount: Int { appleKeys.count }
 
   /// Calls `body` with this location and every one below. Requires the registry lock.
   func forEachInTree(_ body: (Location) -> Void) {
@@ -153,36 +107,3 @@ enum LocationStep: Hashable, @unchecked Sendable {
   case index(Int)
 }
 
-/// A key's two key paths for Apple's Observation, and which one is current.
-struct AppleKeyPaths {
-  let paths: (KeyPath<Location, Int>, KeyPath<Location, Int>)
-  var generation = false
-  /// The windows in which Apple's Observation may have recorded the current key path.
-  private var recordedIn: [AppleWindow] = []
-
-  mutating func accessed(in window: AppleWindow) {
-    if recordedIn.last === window { return }
-    recordedIn.removeAll { !$0.isOpen.load(ordering: .relaxed) || $0 === window }
-    recordedIn.append(window)
-  }
-
-  /// Makes the other key path current, unless a window other than `window` (the changing
-  /// thread's) that recorded this one is still open.
-  mutating func move(unlessRecordingElsewhereThan window: AppleWindow?) {
-    if recordedIn.contains(where: { $0 !== window && $0.isOpen.load(ordering: .relaxed) }) { return }
-    generation.toggle()
-    recordedIn.removeAll()
-  }
-
-  init(_ key: FieldKey) {
-    paths = (\Location.[apple: AppleKey(key: key, generation: false)], \Location.[apple: AppleKey(key: key, generation: true)])
-  }
-
-  var current: KeyPath<Location, Int> { generation ? paths.1 : paths.0 }
-}
-
-/// The argument of a location key's key path for Apple's Observation.
-struct AppleKey: Hashable, Sendable {
-  let key: FieldKey
-  let generation: Bool
-}

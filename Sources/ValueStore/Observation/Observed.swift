@@ -51,8 +51,22 @@ extension Observed {
   /// Reads a field, recording the access when a tracking scope is open anywhere.
   @inlinable
   func read<T>(_ keyPath: KeyPath<Fields, T>) -> T {
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedRead(keyPath) }
+    return _value[keyPath: keyPath]
+  }
+
+  /// `read` while a tracking scope is open somewhere. A computed property of `Fields` reads the
+  /// fields it uses straight from storage: it is a read of the whole value, whose observable
+  /// fields are handed out before it runs.
+  @inlinable
+  func trackedRead<T>(_ keyPath: KeyPath<Fields, T>) -> T {
+    let key = FieldKey.field(keyPath)
+    if key == .any {
+      recordWholeRead()
+      return _value[keyPath: keyPath]
+    }
     let value = _value[keyPath: keyPath]
-    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { recordRead(keyPath, .field(keyPath), value) }
+    recordRead(keyPath, key, value)
     return value
   }
 
@@ -165,11 +179,41 @@ extension Observed {
   mutating func reconcile<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot, as observable: any ObservationIdentifiable.Type) {
     let after = observable._identity(of: _value[keyPath: keyPath])
     observable._adoptForks(of: _value[keyPath: keyPath], in: _ObservationPlace(slot.location))
-    if slot.reconcile(after, owner: _extent, at: .field(.field(keyPath))) { return }
+    let value = _value[keyPath: keyPath]
+    if slot.reconcile(after, owner: _extent, at: .field(.field(keyPath)), below: { observable._childIdentity(of: value, at: $0) }) {
+      return
+    }
     // A replacement: the new value may come from another location (Detach.swift).
     observable._detach(&_value[keyPath: keyPath])
     if !_extent.isQuiet { didWrite(keyPath) }
   }
+}
+
+extension Observed {
+  /// The identity of the observable field with key `key`, if there is one.
+  @usableFromInline
+  func childIdentity(at key: FieldKey) -> ObservationIdentity? {
+    let fields = ObservableFields.of(Fields.self)
+    guard let field = fields.identities.first(where: { $0.key == key }) else { return nil }
+    return withUnsafePointer(to: _value) { field.identity(UnsafeRawPointer($0)) }
+  }
+}
+
+extension ObservationIdentifiable {
+  /// The identity of the value at `step` below `value` (a `Self`), if it is an observable
+  /// state's observable field.
+  @usableFromInline
+  static func _childIdentity<T>(of value: T, at step: LocationStep) -> ObservationIdentity? {
+    guard case let .field(key) = step else { return nil }
+    return withUnsafePointer(to: value) { pointer in
+      (UnsafeRawPointer(pointer).assumingMemoryBound(to: Self.self).pointee as? any ObservableState)?._childIdentity(at: key)
+    }
+  }
+}
+
+extension ObservableState {
+  @usableFromInline
+  func _childIdentity(at key: FieldKey) -> ObservationIdentity? { _$fields.childIdentity(at: key) }
 }
 
 // MARK: - Conformances: the extent is not part of the value

@@ -107,7 +107,7 @@ final class HolderRoot: Sendable {
         let access = Access(
           subscribers: location, key: .identity, keyPath: nil, version: location.version.load(ordering: .relaxed),
           serial: location.boundSerial.load(ordering: .relaxed))
-        context.record(access, at: location)
+        context.record(access)
       }
       context.handOutRoot(identity.extent, at: location)
     }
@@ -179,7 +179,8 @@ private func reconcileRoot<Value: ObservationIdentifiable>(
   let after = value.observationIdentity
   if after == slot.before { return }
   if let isUnchanged, isUnchanged(value) { return }
-  if slot.reconcile(after, owner: nil, at: .field(.identity)) { return }
+  let root = value
+  if slot.reconcile(after, owner: nil, at: .field(.identity), below: { Value._childIdentity(of: root, at: $0) }) { return }
   // Replaced: the new value may come from another location (`root.currentValue = other.currentValue`).
   // Every reader of the holder was told (the old value cannot be compared with the new one
   // without keeping it alive, which would make every mutation copy).

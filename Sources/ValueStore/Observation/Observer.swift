@@ -84,7 +84,7 @@ final class Observer: @unchecked Sendable {
 struct Delivery {
   let observer: Observer!
   let keyPath: AnyKeyPath?
-  let apple: (location: Location, keyPaths: [KeyPath<Location, Int>])?
+  let apple: (place: AppleSubscriptions, keyPaths: [KeyPath<AppleSubscriptions, Int>])?
 
   init(observer: Observer, keyPath: AnyKeyPath?) {
     self.observer = observer
@@ -92,10 +92,10 @@ struct Delivery {
     apple = nil
   }
 
-  init(apple location: Location, keyPaths: [KeyPath<Location, Int>]) {
+  init(apple place: AppleSubscriptions, keyPaths: [KeyPath<AppleSubscriptions, Int>]) {
     observer = nil
     keyPath = nil
-    apple = (location, keyPaths)
+    apple = (place, keyPaths)
   }
 }
 
@@ -150,7 +150,7 @@ extension ThreadContext {
 private func fire(_ all: [Delivery]) {
   var deliveries = all
   if deliveries.contains(where: { $0.apple != nil }) {
-    for delivery in deliveries { if let (location, keyPaths) = delivery.apple { AppleObservation.fire(location, keyPaths) } }
+    for delivery in deliveries { if let (place, keyPaths) = delivery.apple { AppleObservation.fire(place, keyPaths) } }
     deliveries.removeAll { $0.apple != nil }
     guard !deliveries.isEmpty else { return }
   }

@@ -60,15 +60,25 @@ struct Slot {
   /// adopted). If not — a replacement — the readers below the slot were told, and the caller
   /// detaches the new value and records a write of the slot's key. `owner`: the extent of the
   /// value holding the slot (nil for a root).
+  /// `below` gives the identity of the value at a step below the slot's new value (a copy written
+  /// back is adopted one level further exactly; deeper, the readers below a step it changed hear
+  /// it).
   @inlinable
-  func reconcile(_ after: ObservationIdentity, owner: Extent?, at step: @autoclosure () -> LocationStep) -> Bool {
+  func reconcile(
+    _ after: ObservationIdentity, owner: Extent?, at step: @autoclosure () -> LocationStep,
+    below: (LocationStep) -> ObservationIdentity? = { _ in nil }
+  ) -> Bool {
     if _fastPath(after == before) { return true }
-    return reconcileChange(after, owner: owner, at: step())
+    return reconcileChange(after, owner: owner, at: step(), below: below)
   }
 
   @usableFromInline @inline(never)
-  func reconcileChange(_ after: ObservationIdentity, owner: Extent?, at step: LocationStep) -> Bool {
+  func reconcileChange(
+    _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> ObservationIdentity?
+  ) -> Bool {
     var apple: [Change] = []
+    var bareBox: Subscribers?
+    var bareWritten: [Change] = []
     let adopted = withRegistry { garbage -> [Delivery]? in
       guard let extent = after.extent, after.tag == before.tag, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
         let (ancestor, written) = extent.lineage(reaching: before.serial)
@@ -76,7 +86,7 @@ struct Slot {
       if let location {
         if extent.bind(to: location, &garbage) {
           apple = written
-          return location.deliveries(for: written)
+          return location.deliveries(for: written, below: below, &garbage)
         }
         return nil  // bound elsewhere: it moved here from another location, a replacement
       }
@@ -88,6 +98,7 @@ struct Slot {
         box.version.add(1, ordering: .relaxed)
         deliveries = box.matching(written)
         extent.makeBox().copyRegistrations(of: box)
+        (bareBox, bareWritten) = (box, written)
       }
       if let owner, owner.flags.load(ordering: .relaxed) & Extent.isFork != 0, owner.boundLocation == nil {
         // In a copy: whoever writes the copy back learns that something below changed.
@@ -100,6 +111,7 @@ struct Slot {
     if let adopted {
       deliver(adopted)
       if let location, !apple.isEmpty { AppleObservation.didChange(location, apple) }
+      if let box = bareBox, !bareWritten.isEmpty { AppleObservation.didChange(box, bareWritten) }
       return true
     }
     if let location {
@@ -118,11 +130,23 @@ extension Location {
   /// The readers of `changes` made to the value here: of the keys written, and below every step
   /// changed in place on a copy (all of those readers: the copy's values below are not compared).
   /// Requires the registry lock.
-  func deliveries(for changes: [Change]) -> [Delivery] {
+  func deliveries(
+    for changes: [Change], below identity: (LocationStep) -> ObservationIdentity? = { _ in nil },
+    _ garbage: inout [AnyObject]
+  ) -> [Delivery] {
     version.add(1, ordering: .relaxed)
     var deliveries = matching(changes)
     for change in changes {
-      if let step = change.below, let below = existingChild(step) { deliveries += below.replacedDeliveries() }
+      guard let step = change.below, let below = existingChild(step) else { continue }
+      // The value below, if known, adopted exactly; else everything below hears it.
+      if let extent = identity(step)?.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
+        let (_, written) = extent.lineage(reaching: below.boundSerial.load(ordering: .relaxed)),
+        extent.bind(to: below, &garbage)
+      {
+        deliveries += below.deliveries(for: written, &garbage)
+      } else {
+        deliveries += below.replacedDeliveries()
+      }
     }
     return deliveries
   }

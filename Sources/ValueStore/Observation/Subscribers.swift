@@ -18,8 +18,12 @@ class Subscribers: @unchecked Sendable {
   @usableFromInline let version = Atomic<UInt64>(0)
   /// `!table.isEmpty`, readable without the lock: a write finds nobody to tell in one load.
   @usableFromInline let isObserved = Atomic<Bool>(false)
+  /// Apple's Observation's scopes that read here (AppleObservation/). A bare value's fork shares
+  /// its origin's: Observation's subscriptions cannot be copied, and the fork may be the value
+  /// they read.
+  let apple: AppleSubscriptions
 
-  init() {}
+  init(apple: AppleSubscriptions) { self.apple = apple }
 
   /// Registers `observer` for `key`; the caller lists this place in the observer. Requires the
   /// registry lock.

@@ -150,9 +150,9 @@ extension ThreadContext {
 
   /// Records `access` in the innermost scope, and tells Apple's Observation of a read at a
   /// location if it may be tracking.
-  func record(_ access: Access, at location: Location?) {
+  func record(_ access: Access) {
     scope?.record(access)
-    if let location, window != nil, !hidesReadsFromApple { AppleObservation.access(location, access.key, access.keyPath, self) }
+    if window != nil, !hidesReadsFromApple { AppleObservation.access(access.subscribers, access.key, access.keyPath, self) }
   }
 
   /// Before a holder mutation on this thread: the reads its tracking scopes made so far are
@@ -190,7 +190,7 @@ extension Extent {
       if let handout = context.handout(of: serial) {
         let access = Access(
           subscribers: handout.location, key: key, keyPath: keyPath, version: handout.version, serial: handout.serial)
-        context.record(access, at: handout.location)
+        context.record(access)
         if let child = child?.extent { context.handOut(child, below: handout, at: .field(key)) }
         for (step, identity) in children {
           if let child = identity.extent { context.handOut(child, below: handout, at: step) }
@@ -199,8 +199,7 @@ extension Extent {
       } else {
         let box = makeBox()
         context.record(
-          Access(subscribers: box, key: key, keyPath: keyPath, version: box.version.load(ordering: .relaxed), serial: 0),
-          at: nil)
+          Access(subscribers: box, key: key, keyPath: keyPath, version: box.version.load(ordering: .relaxed), serial: 0))
       }
     }
   }

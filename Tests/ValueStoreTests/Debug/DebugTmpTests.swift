@@ -2,21 +2,21 @@ import Testing
 import Observation
 @testable import ValueStore
 
-@MainActor @Suite struct DebugTmpTests {
-  final class Canary: Sendable {}
-  @Test func collection() {
-    var store: Store<BridgeState, BridgeFeature.Action>? = Store(initialState: BridgeState(), reducer: BridgeFeature())
-    weak var weakStore = store
-    weak var weakLocation = store?.holderRoot?.location
-    weak var weakBox = store?.root
-    weak var weakHolderRoot = store?.holderRoot
-    weak var weakCanary: Canary?
-    do {
-      let canary = Canary()
-      weakCanary = canary
-      withObservationTracking { _ = store!.scope(state: \.rows, action: CasePath(BridgeFeature.Action.rows))[id: 2]?.title } onChange: { _ = canary }
+@Suite struct DebugTmpTests {
+  @Test func b16() {
+    let root = ObservedRoot(RelState())
+    root.mutate { $0.rows = [Row(id: 2), Row(id: 3)] }
+    var snapshot = root.currentValue
+    snapshot.rows[id: 3]?.count -= 1
+    let contains = Recorder()
+    _ = withTracking { root.read { $0.rows.contains(id: 4) } } onChange: { contains.record($0); print("FIRED", $0) }
+    print("A")
+    root.mutate {
+      $0 = snapshot
+      print("B")
+      $0.rows[id: 2]?.count -= 1
+      print("C")
     }
-    store = nil
-    print("box", weakBox == nil, "holderRoot", weakHolderRoot == nil, "store", weakStore == nil, "location", weakLocation == nil, "canary", weakCanary == nil)
+    print("D", contains.count)
   }
 }
