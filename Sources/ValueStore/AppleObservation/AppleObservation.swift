@@ -82,6 +82,16 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own, but for `is
   var seen = true
   /// The probe of the holder read last in this window (see `askApple`).
   var probe: Weak<TrackingProbe>?
+  /// The last extent serial given when the window opened: a bare value made since was made
+  /// inside Observation's closure (a filtered copy), which no earlier render read.
+  let openedAfter = nextExtentSerial.load(ordering: .relaxed)
+
+  /// Whether a read of a bare value whose lineage began with extent serial `lineage` is shown to
+  /// Observation: not a value made since the window opened (a filtered copy made inside the
+  /// closure dies there, and a scope subscribed to a registrar that died before it subscribed is
+  /// never released — Observation's own behaviour for a dropped object). A value made earlier
+  /// and changed since (a fork) still is.
+  func showsBare(_ lineage: UInt64) -> Bool { lineage <= openedAfter }
 
 
 }
@@ -100,14 +110,30 @@ extension ThreadContext {
   /// Whether Apple's Observation tracks on this thread now, asked where no holder is read
   /// (entering `untracked`) through the probe of the holder read last in the window: a closure
   /// that records it is subscribed to nothing that outlives that holder, which it read.
+  ///
+  /// With no window open (no holder read yet in the closure), it asks through the thread's own
+  /// probe: a closure that records it stays subscribed to it until a later ask finds Apple not
+  /// tracking here, and the thread takes a new one.
   func askApple() -> Bool {
-    guard let window else { return false }
-    guard let probe = window.probe?.object else {
-      closeAppleWindow()
-      return false
+    if let window {
+      guard let probe = window.probe?.object else {
+        closeAppleWindow()
+        return false
+      }
+      probe.check()
+      return self.window != nil
     }
+    let probe = threadProbe ?? TrackingProbe()
+    threadProbe = probe
+    appleIsTracking()  // a window to ask with: the detector confirms it, or it closes
+    window!.seen = false
     probe.check()
-    return self.window != nil
+    if window != nil {
+      window!.probe = Weak(probe)
+      return true
+    }
+    threadProbe = nil  // whatever recorded it is over
+    return false
   }
 
   /// A holder is about to ask Apple whether it tracks.

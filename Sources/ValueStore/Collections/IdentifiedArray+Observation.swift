@@ -134,13 +134,14 @@ extension Extent {
       } else if let child = element.extent {
         let box = child.makeBox()
         context.record(
-          Access(subscribers: box, key: .identity, keyPath: nil, version: box.version.load(ordering: .relaxed), serial: 0))
+          Access(subscribers: box, key: .identity, keyPath: nil, version: box.version.load(ordering: .relaxed), serial: 0),
+          bare: child.lineageSerial)
       } else {
         let box = makeBox()
         context.record(
           Access(
             subscribers: box, key: key, keyPath: ObservationChange.elements, version: box.version.load(ordering: .relaxed),
-            serial: 0))
+            serial: 0), bare: lineageSerial)
       }
     }
   }

@@ -48,6 +48,9 @@ final class ThreadContext {
   /// Reads are hidden from Apple's Observation: inside `untracked`, and inside a holder's
   /// mutation.
   @exclusivity(unchecked) var hidesReadsFromApple = false
+  /// How this thread asks Apple's Observation whether it tracks before any holder was read in an
+  /// Observation closure (see `askApple`).
+  var threadProbe: TrackingProbe?
 
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
   var observableFields: [ObjectIdentifier: ObservableFields] = [:]

@@ -150,9 +150,11 @@ extension ThreadContext {
 
   /// Records `access` in the innermost scope, and tells Apple's Observation of a read at a
   /// location if it may be tracking.
-  func record(_ access: Access) {
+  func record(_ access: Access, bare serial: UInt64? = nil) {
     scope?.record(access)
-    if window != nil, !hidesReadsFromApple { AppleObservation.access(access.subscribers, access.key, access.keyPath, self) }
+    if let window, !hidesReadsFromApple, serial.map(window.showsBare) ?? true {
+      AppleObservation.access(access.subscribers, access.key, access.keyPath, self)
+    }
   }
 
   /// Before a holder mutation on this thread: the reads its tracking scopes made so far are
@@ -199,7 +201,8 @@ extension Extent {
       } else {
         let box = makeBox()
         context.record(
-          Access(subscribers: box, key: key, keyPath: keyPath, version: box.version.load(ordering: .relaxed), serial: 0))
+          Access(subscribers: box, key: key, keyPath: keyPath, version: box.version.load(ordering: .relaxed), serial: 0),
+          bare: lineageSerial)
       }
     }
   }
