@@ -212,6 +212,7 @@ enum AppleObservation {
 
   /// Tells Apple's scopes that read `keyPaths` at `apple` (called by the delivery loop).
   static func fire(_ apple: AppleSubscriptions, _ keyPaths: [KeyPath<AppleSubscriptions, Int>]) {
+    withRegistry { _ in apple.delivering(keyPaths) }
     for keyPath in keyPaths {
       apple.registrar.withMutation(of: apple, keyPath: keyPath) {}
     }

@@ -38,11 +38,21 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
   /// `window`, the changing thread's). Requires the registry lock.
   func keyPaths(changing changes: [Change], moving: Bool, from window: AppleWindow?) -> [KeyPath<AppleSubscriptions, Int>] {
     var changed: [KeyPath<AppleSubscriptions, Int>] = []
-    for key in keys.keys where changes.contains(where: { key.matches($0.key) }) {
+    // A key whose notification is still to be delivered is not moved again: its scopes hear that
+    // one; moved twice, a scope re-armed in between would hear the rest of this change.
+    for key in keys.keys where !keys[key]!.isPending && changes.contains(where: { key.matches($0.key) }) {
       changed.append(keys[key]!.current)
+      keys[key]!.isPending = true
       if moving { keys[key]!.move(unlessRecordingElsewhereThan: window) }
     }
     return changed
+  }
+
+  /// The notifications of `keyPaths` are being delivered. Requires the registry lock.
+  func delivering(_ keyPaths: [KeyPath<AppleSubscriptions, Int>]) {
+    for key in keys.keys where keys[key]!.isPending {
+      if keyPaths.contains(keys[key]!.paths.0) || keyPaths.contains(keys[key]!.paths.1) { keys[key]!.isPending = false }
+    }
   }
 
   /// How many keys Observation accessed here (for tests). Requires the registry lock.
@@ -52,6 +62,8 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
   private struct KeyPaths {
     let paths: (KeyPath<AppleSubscriptions, Int>, KeyPath<AppleSubscriptions, Int>)
     var generation = false
+    /// A notification of this key is queued, not yet delivered.
+    var isPending = false
     /// The windows in which Observation may have recorded the current key path.
     private var recordedIn: [AppleWindow] = []
 

@@ -149,11 +149,15 @@ extension ThreadContext {
 /// under one acquisition of the lock, then each `onChange` runs outside it.
 private func fire(_ all: [Delivery]) {
   var deliveries = all
+  // Apple's scopes after ours: a change one of ours makes reaches them at once (`drainPending`),
+  // before they re-render and read it.
+  var apple: [Delivery] = []
   if deliveries.contains(where: { $0.apple != nil }) {
-    for delivery in deliveries { if let (place, keyPaths) = delivery.apple { AppleObservation.fire(place, keyPaths) } }
+    apple = deliveries.filter { $0.apple != nil }
     deliveries.removeAll { $0.apple != nil }
-    guard !deliveries.isEmpty else { return }
   }
+  defer { for delivery in apple { if let (place, keyPaths) = delivery.apple { AppleObservation.fire(place, keyPaths) } } }
+  guard !deliveries.isEmpty else { return }
   var order: [Observer] = []
   var keyPaths: [[AnyKeyPath]] = []
   if deliveries.count == 1 {
