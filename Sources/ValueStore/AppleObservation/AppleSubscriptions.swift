@@ -16,6 +16,8 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
   /// Whether Observation ever accessed a key here: a change then asks which.
   let isObserved = Atomic<Bool>(false)
   private var keys: [FieldKey: KeyPaths] = [:]
+  /// Called once, when Observation first accesses a key here (a location mirrors it for writes).
+  var onObserved: (@Sendable () -> Void)?
 
   subscript(apple _: AppleKey) -> Int { 0 }
   subscript(detect _: TrackingDetector) -> Int { 0 }
@@ -27,7 +29,10 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
   func keyPath(for key: FieldKey, accessedIn window: AppleWindow?) -> KeyPath<AppleSubscriptions, Int> {
     if keys[key] == nil {
       keys[key] = KeyPaths(key)
-      isObserved.store(true, ordering: .relaxed)
+      if !isObserved.load(ordering: .relaxed) {
+        isObserved.store(true, ordering: .relaxed)
+        onObserved?()
+      }
     }
     if let window { keys[key]!.accessed(in: window) }
     return keys[key]!.current

@@ -59,9 +59,26 @@ final class Extent: @unchecked Sendable {
     valueID = source.valueID
   }
 
-  /// True when a write to this extent needs no bookkeeping at all.
+  /// True when a write to this extent needs no bookkeeping at all: no fork to record, no bare
+  /// readers, and — bound — nobody subscribed at its location and no tracking scope open anywhere
+  /// (whose reads, still to register, must find the location's version moved).
   @inlinable
-  var isQuiet: Bool { flags.load(ordering: .relaxed) == 0 }
+  var isQuiet: Bool {
+    let flags = flags.load(ordering: .relaxed)
+    if _fastPath(flags == 0) { return true }
+    guard flags == Extent.isBound, let link = location.load() else { return false }
+    return !link.isObserved.load(ordering: .relaxed) && openTrackingScopes.load(ordering: .relaxed) == 0
+  }
+
+  /// The location below which a write through this value's fields may reach an observed slot:
+  /// the bound location, if a read reached below it.
+  @inlinable
+  var locationForSlots: Location? {
+    guard _slowPath(flags.load(ordering: .relaxed) & Extent.isBound != 0), let link = location.load(),
+      link.hasChildren.load(ordering: .relaxed)
+    else { return nil }
+    return boundLocation
+  }
 
   /// The location this extent is bound to now, if any.
   @inlinable

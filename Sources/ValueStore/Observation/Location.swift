@@ -25,6 +25,11 @@ final class Location: Subscribers {
   init() {
     super.init(apple: AppleSubscriptions())
     link = LocationLink(self)
+    apple.onObserved = { [link] in link?.isObserved.store(true, ordering: .relaxed) }
+  }
+
+  override func observedChanged(_ observed: Bool) {
+    link.isObserved.store(observed || apple.isObserved.load(ordering: .relaxed), ordering: .relaxed)
   }
 
   /// Calls `body` with this location and every one below. Requires the registry lock.
@@ -42,6 +47,7 @@ final class Location: Subscribers {
     let made = Location()
     children[step] = made
     hasChildren.store(true, ordering: .relaxed)
+    link.hasChildren.store(true, ordering: .relaxed)
     return made
   }
 
@@ -54,7 +60,10 @@ final class Location: Subscribers {
   /// lock.
   func removeChild(_ step: LocationStep) {
     children[step] = nil
-    if children.isEmpty { hasChildren.store(false, ordering: .relaxed) }
+    if children.isEmpty {
+      hasChildren.store(false, ordering: .relaxed)
+      link.hasChildren.store(false, ordering: .relaxed)
+    }
   }
 
   /// How many locations this tree holds (for tests). Requires the registry lock.
@@ -92,6 +101,10 @@ final class Location: Subscribers {
 @usableFromInline
 final class LocationLink: Sendable {
   @usableFromInline weak let location: Location?
+  /// Mirrors of the location's state that writes ask, without loading the weak reference: whether
+  /// anyone (ours or Apple's) is subscribed there, and whether a read reached below it.
+  @usableFromInline let isObserved = Atomic<Bool>(false)
+  @usableFromInline let hasChildren = Atomic<Bool>(false)
 
   init(_ location: Location) { self.location = location }
 }

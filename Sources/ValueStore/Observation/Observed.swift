@@ -132,7 +132,7 @@ extension Observed {
         let before = observable._identity(of: _value[keyPath: keyPath])
         // An identity that does not describe its value (a plain enum payload) is compared by value.
         if before.isOpaque, FieldKind<T>.isEqual(_value[keyPath: keyPath], newValue) == true { return }
-        let slot = Slot(replacing: before, below: _extent.boundLocation, at: .field(.field(keyPath)))
+        let slot = Slot(replacing: before, below: _extent.locationForSlots, at: .field(.field(keyPath)))
         _value[keyPath: keyPath] = newValue
         observable._makeIdentityUnique(&_value[keyPath: keyPath])
         reconcile(keyPath, slot, as: observable)
@@ -150,7 +150,7 @@ extension Observed {
       var bookkeeping = false
       if let observable {
         _ = prepareToWrite()
-        let made = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.boundLocation, at: .field(.field(keyPath)))
+        let made = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.locationForSlots, at: .field(.field(keyPath)))
         slot = made
         // An identity that does not describe its value (a plain enum payload) is compared by value.
         if made.before.isOpaque, T.self is any Equatable.Type { old = _value[keyPath: keyPath] }

@@ -25,11 +25,17 @@ class Subscribers: @unchecked Sendable {
 
   init(apple: AppleSubscriptions) { self.apple = apple }
 
+  /// `isObserved` became `observed` (a location mirrors it for writes). Requires the registry lock.
+  func observedChanged(_ observed: Bool) {}
+
   /// Registers `observer` for `key`; the caller lists this place in the observer. Requires the
   /// registry lock.
   func register(_ observer: Observer, key: FieldKey, keyPath: AnyKeyPath?) {
     table.append(Registration(observer: observer, key: key, keyPath: keyPath))
-    if table.count == 1 { isObserved.store(true, ordering: .relaxed) }
+    if table.count == 1 {
+      isObserved.store(true, ordering: .relaxed)
+      observedChanged(true)
+    }
   }
 
   /// Whether `observer` is registered here for `key`. Requires the registry lock.
@@ -55,7 +61,10 @@ class Subscribers: @unchecked Sendable {
     for registration in table where !registration.observer.isActive { garbage.append(registration.observer) }
     table.removeAll { !$0.observer.isActive }
     inactive = 0
-    if table.isEmpty { isObserved.store(false, ordering: .relaxed) }
+    if table.isEmpty {
+      isObserved.store(false, ordering: .relaxed)
+      observedChanged(false)
+    }
   }
 
   /// Copies the active registrations of `other` here (a bare value forked: its readers may be
@@ -68,6 +77,7 @@ class Subscribers: @unchecked Sendable {
       table.append(registration)
     }
     isObserved.store(!table.isEmpty, ordering: .relaxed)
+    observedChanged(!table.isEmpty)
   }
 }
 

@@ -244,6 +244,9 @@ extension ThreadContext {
   /// optional), at `location`: the root is bound there, and handed out.
   func handOutRoot(_ extent: Extent?, at location: Location) {
     guard let extent else { return }
+    if location.isBound(to: extent), extent.location.load() === location.link {
+      return handOut(extent, at: location, version: location.version.load(ordering: .relaxed))
+    }
     let version = withRegistry { garbage -> UInt64 in
       if !location.isBound(to: extent) { _ = extent.bind(to: location, &garbage) }
       return location.version.load(ordering: .relaxed)
