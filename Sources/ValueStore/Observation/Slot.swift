@@ -18,14 +18,24 @@ struct Slot {
   /// The location of the value in the slot, when the holder observes below it.
   @usableFromInline let location: Location?
   @usableFromInline let before: ObservationIdentity
+  /// The value before the slot made it its location's own, if that forked it (a snapshot shared
+  /// it): written back (`state = snapshot` of an unchanged copy), it is the slot's value again.
+  @usableFromInline let original: ObservationIdentity?
 
   /// The slot holding `value` at `step` below `parent` (the parent's bound location, nil for a
   /// copy or a value nobody observes), before a write that changes it in place.
   @inlinable
   init<T>(_ value: inout T, as kind: any ObservationIdentifiable.Type, below parent: Location?, at step: @autoclosure () -> LocationStep) {
     location = Slot.location(step(), below: parent)
-    if let location { kind._bind(&value, to: location) }
-    before = kind._identity(of: value)
+    if let location {
+      let unbound = kind._identity(of: value)
+      kind._bind(&value, to: location)
+      before = kind._identity(of: value)
+      original = unbound == before ? nil : unbound
+    } else {
+      before = kind._identity(of: value)
+      original = nil
+    }
   }
 
   /// The slot holding a value whose identity is `before` at `step` below `parent`, before a
@@ -34,14 +44,17 @@ struct Slot {
   init(replacing before: ObservationIdentity, below parent: Location?, at step: @autoclosure () -> LocationStep) {
     location = Slot.location(step(), below: parent)
     self.before = before
+    original = nil
   }
 
   /// A holder's root slot, before a mutation: the root made its location's own.
   @inlinable
   init<Value: ObservationIdentifiable>(root value: inout Value, at location: Location?) {
+    let unbound = value.observationIdentity
     if let location { value._bind(to: location) }
     self.location = location
     before = value.observationIdentity
+    original = unbound == before ? nil : unbound
   }
 
   /// The location at `step` below `parent`, if a read reached it.
@@ -76,6 +89,12 @@ struct Slot {
   func reconcileChange(
     _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> ObservationIdentity?
   ) -> Bool {
+    if let original, after == original, let location, let extent = after.extent {
+      // The value it held before the slot forked it, back: the writes made meanwhile were heard
+      // as they were made; it is the location's value again.
+      _ = withRegistry { extent.bind(to: location, &$0) }
+      return true
+    }
     var apple: [Change] = []
     var bareBox: Subscribers?
     var bareWritten: [Change] = []
