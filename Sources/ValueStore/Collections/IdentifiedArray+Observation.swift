@@ -57,6 +57,13 @@ extension FieldKey {
   static func element<ID: Hashable>(_ id: ID) -> FieldKey { FieldKey(rawValue: -4 - (id.hashValue & (Int.max >> 1))) }
 }
 
+extension IdentifiedArray: ElementsByID {
+  func _elementIdentity(id: AnyHashable) -> ObservationIdentity? {
+    guard _observableElements, let id = id.base as? ID, let offset = _offsets[id] else { return nil }
+    return _identity(of: _elements[offset])
+  }
+}
+
 // MARK: - Reads
 
 extension IdentifiedArray {

@@ -180,6 +180,10 @@ extension StackState: CustomReflectable {
   }
 }
 
+extension StackState: ElementsByID {
+  func _elementIdentity(id: AnyHashable) -> ObservationIdentity? { _elements._elementIdentity(id: id) }
+}
+
 extension StackState: ObservationIdentifiable {
   @inlinable public var observationIdentity: ObservationIdentity { _elements.observationIdentity }
   @inlinable public mutating func _makeIdentityUnique() { _elements._makeIdentityUnique() }

@@ -204,11 +204,21 @@ extension ObservationIdentifiable {
   /// state's observable field.
   @usableFromInline
   static func _childIdentity<T>(of value: T, at step: LocationStep) -> ObservationIdentity? {
-    guard case let .field(key) = step else { return nil }
-    return withUnsafePointer(to: value) { pointer in
-      (UnsafeRawPointer(pointer).assumingMemoryBound(to: Self.self).pointee as? any ObservableState)?._childIdentity(at: key)
+    withUnsafePointer(to: value) { pointer in
+      let value = UnsafeRawPointer(pointer).assumingMemoryBound(to: Self.self).pointee
+      switch step {
+      case let .field(key): return (value as? any ObservableState)?._childIdentity(at: key)
+      case let .element(id): return (value as? any ElementsByID)?._elementIdentity(id: id)
+      case .index: return nil
+      }
     }
   }
+}
+
+/// A collection whose observable elements are located by id (an identified array).
+protocol ElementsByID {
+  /// The identity of the element with `id`, if there is one.
+  func _elementIdentity(id: AnyHashable) -> ObservationIdentity?
 }
 
 extension ObservableState {
