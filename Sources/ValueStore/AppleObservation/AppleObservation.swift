@@ -184,6 +184,14 @@ enum AppleObservation {
     deliver([Delivery(apple: apple, keyPaths: keyPaths)])
   }
 
+  /// Tells what a reconciliation collected: keys written at a location, or (nil) everything there
+  /// and below replaced.
+  static func tell(_ changes: [(Location, [Change]?)]) {
+    for (location, written) in changes {
+      if let written { didChange(location, written) } else { didReplace(location) }
+    }
+  }
+
   /// The value at `location` was replaced: Apple's scopes that read anything here or below hear it.
   static func didReplace(_ location: Location) {
     let window = ThreadContext.current.window

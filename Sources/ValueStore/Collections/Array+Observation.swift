@@ -54,14 +54,13 @@ extension Extent {
   /// bound instead and the location's readers hear what was written since.
   @usableFromInline @inline(never)
   func adopt(at location: Location) {
-    var written: [Change] = []
+    var apple: [(Location, [Change]?)] = []
     let deliveries = withRegistry { garbage -> [Delivery] in
       let bound = location.boundSerial.load(ordering: .relaxed)
       guard let changes = self.written(since: bound), bind(to: location, &garbage) else { return [] }
-      written = changes
-      return location.deliveries(for: changes, &garbage)
+      return location.deliveries(for: changes, &garbage, apple: &apple)
     }
     deliver(deliveries)
-    if !written.isEmpty { AppleObservation.didChange(location, written) }
+    AppleObservation.tell(apple)
   }
 }

@@ -95,7 +95,7 @@ struct Slot {
       _ = withRegistry { extent.bind(to: location, &$0) }
       return true
     }
-    var apple: [Change] = []
+    var apple: [(Location, [Change]?)] = []
     var bareBox: Subscribers?
     var bareWritten: [Change] = []
     let adopted = withRegistry { garbage -> [Delivery]? in
@@ -104,8 +104,7 @@ struct Slot {
       else { return nil }
       if let location {
         if extent.bind(to: location, &garbage) {
-          apple = written
-          return location.deliveries(for: written, below: below, &garbage)
+          return location.deliveries(for: written, below: below, &garbage, apple: &apple)
         }
         return nil  // bound elsewhere: it moved here from another location, a replacement
       }
@@ -129,7 +128,7 @@ struct Slot {
     }
     if let adopted {
       deliver(adopted)
-      if let location, !apple.isEmpty { AppleObservation.didChange(location, apple) }
+      AppleObservation.tell(apple)
       if let box = bareBox, !bareWritten.isEmpty { AppleObservation.didChange(box, bareWritten) }
       return true
     }
@@ -149,12 +148,15 @@ extension Location {
   /// The readers of `changes` made to the value here: of the keys written, and below every step
   /// changed in place on a copy (all of those readers: the copy's values below are not compared).
   /// Requires the registry lock.
+  /// `apple` collects what to tell Apple's Observation after the lock: the keys written at a
+  /// location, or (nil) that everything there and below changed.
   func deliveries(
     for changes: [Change], below identity: (LocationStep) -> ObservationIdentity? = { _ in nil },
-    _ garbage: inout [AnyObject]
+    _ garbage: inout [AnyObject], apple: inout [(Location, [Change]?)]
   ) -> [Delivery] {
     version.add(1, ordering: .relaxed)
     var deliveries = matching(changes)
+    if changes.contains(where: { $0.below == nil }) { apple.append((self, changes)) }
     for change in changes {
       guard let step = change.below, let below = existingChild(step) else { continue }
       // The value below, if known, adopted exactly; else everything below hears it.
@@ -162,9 +164,10 @@ extension Location {
         let (_, written) = extent.lineage(reaching: below.boundSerial.load(ordering: .relaxed)),
         extent.bind(to: below, &garbage)
       {
-        deliveries += below.deliveries(for: written, &garbage)
+        deliveries += below.deliveries(for: written, &garbage, apple: &apple)
       } else {
         deliveries += below.replacedDeliveries()
+        apple.append((below, nil))
       }
     }
     return deliveries
