@@ -165,14 +165,15 @@ extension Extent {
   }
 
   /// Drops ancestors that nothing but this lineage holds — no value holds them, so no slot can
-  /// recognise them — moving their writes down. A lineage thereby never holds more extents than
-  /// there are values alive that hold them, and a bare value whose snapshots are gone returns to
-  /// the fast path. Requires the registry lock.
+  /// recognise them — moving their writes down; but not one a location is bound to: the slot
+  /// that reconciles the location recognises its value by that serial. A lineage thereby never
+  /// holds more extents than there are values (and locations) that stand for them, and a bare
+  /// value whose snapshots are gone returns to the fast path. Requires the registry lock.
   func spliceLineage(_ garbage: inout [AnyObject]) {
     var node = self
     while node.origin != nil {
       // Uniqueness first: binding the parent would itself retain it.
-      if isKnownUniquelyReferenced(&node.origin), let parent = node.origin {
+      if isKnownUniquelyReferenced(&node.origin), let parent = node.origin, parent.boundLocation == nil {
         for change in parent.changes where !node.changes.contains(where: { $0.key == change.key }) {
           node.changes.append(change)
         }
