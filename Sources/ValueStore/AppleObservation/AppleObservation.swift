@@ -116,12 +116,11 @@ extension ThreadContext {
   /// tracking here, and the thread takes a new one.
   func askApple() -> Bool {
     if let window {
-      guard let probe = window.probe?.object else {
-        closeAppleWindow()
-        return false
+      if let probe = window.probe?.object {
+        probe.check()
+        return self.window != nil
       }
-      probe.check()
-      return self.window != nil
+      closeAppleWindow()  // its holder is gone: ask as if none was read
     }
     let probe = threadProbe ?? TrackingProbe()
     threadProbe = probe

@@ -58,9 +58,11 @@ extension FieldKey {
 }
 
 extension IdentifiedArray: ElementsByID {
-  func _elementIdentity(id: AnyHashable) -> ObservationIdentity? {
+  func _elementBelow(id: AnyHashable) -> Below? {
     guard _observableElements, let id = id.base as? ID, let offset = _offsets[id] else { return nil }
-    return _identity(of: _elements[offset])
+    let element = _elements[offset]
+    let type = _observableType
+    return Below(identity: _identity(of: element)) { type._below(of: element, at: $0) }
   }
 }
 

@@ -181,7 +181,7 @@ extension StackState: CustomReflectable {
 }
 
 extension StackState: ElementsByID {
-  func _elementIdentity(id: AnyHashable) -> ObservationIdentity? { _elements._elementIdentity(id: id) }
+  func _elementBelow(id: AnyHashable) -> Below? { _elements._elementBelow(id: id) }
 }
 
 extension StackState: ObservationIdentifiable {

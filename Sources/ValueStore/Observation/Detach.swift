@@ -61,10 +61,14 @@ final class ObservableFields {
   let detachers: [(UnsafeMutableRawPointer) -> Void]
   /// The key and the identity of each observable field (a whole read hands them out).
   let identities: [(key: FieldKey, identity: (UnsafeRawPointer) -> ObservationIdentity)]
+  /// The key of each observable field, and what is below it (a copy written back is reconciled
+  /// through them).
+  let belows: [(key: FieldKey, below: (UnsafeRawPointer) -> Below)]
 
   private init<Fields>(_: Fields.Type) {
     var detachers: [(UnsafeMutableRawPointer) -> Void] = []
     var identities: [(key: FieldKey, identity: (UnsafeRawPointer) -> ObservationIdentity)] = []
+    var belows: [(key: FieldKey, below: (UnsafeRawPointer) -> Below)] = []
     // `.skippingFieldsWithoutKeyPaths`: a field with no key path (`weak`, a function) must not
     // stop the walk before the observable fields after it.
     _ = _forEachFieldWithKeyPath(of: Fields.self, options: .skippingFieldsWithoutKeyPaths) { _, keyPath in
@@ -81,11 +85,20 @@ final class ObservableFields {
           return { kind._identity(of: $0.assumingMemoryBound(to: Fields.self).pointee[keyPath: path]) }
         }
         identities.append((FieldKey.field(keyPath as! PartialKeyPath<Fields>), _openExistential(valueType, do: identity)))
+        func below<Value>(_: Value.Type) -> (UnsafeRawPointer) -> Below {
+          let path = keyPath as! KeyPath<Fields, Value>
+          return { pointer in
+            let value = pointer.assumingMemoryBound(to: Fields.self).pointee[keyPath: path]
+            return Below(identity: kind._identity(of: value)) { kind._below(of: value, at: $0) }
+          }
+        }
+        belows.append((FieldKey.field(keyPath as! PartialKeyPath<Fields>), _openExistential(valueType, do: below)))
       }
       return true
     }
     self.detachers = detachers
     self.identities = identities
+    self.belows = belows
   }
 
   static func of<Fields>(_ type: Fields.Type) -> ObservableFields {

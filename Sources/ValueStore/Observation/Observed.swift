@@ -180,7 +180,7 @@ extension Observed {
     let after = observable._identity(of: _value[keyPath: keyPath])
     observable._adoptForks(of: _value[keyPath: keyPath], in: _ObservationPlace(slot.location))
     let value = _value[keyPath: keyPath]
-    if slot.reconcile(after, owner: _extent, at: .field(.field(keyPath)), below: { observable._childIdentity(of: value, at: $0) }) {
+    if slot.reconcile(after, owner: _extent, at: .field(.field(keyPath)), below: { observable._below(of: value, at: $0) }) {
       return
     }
     // A replacement: the new value may come from another location (Detach.swift).
@@ -190,40 +190,48 @@ extension Observed {
 }
 
 extension Observed {
-  /// The identity of the observable field with key `key`, if there is one.
+  /// What is at the observable field with key `key`, if there is one.
   @usableFromInline
-  func childIdentity(at key: FieldKey) -> ObservationIdentity? {
+  func below(at key: FieldKey) -> Below? {
     let fields = ObservableFields.of(Fields.self)
-    guard let field = fields.identities.first(where: { $0.key == key }) else { return nil }
-    return withUnsafePointer(to: _value) { field.identity(UnsafeRawPointer($0)) }
+    guard let field = fields.belows.first(where: { $0.key == key }) else { return nil }
+    return withUnsafePointer(to: _value) { field.below(UnsafeRawPointer($0)) }
   }
+}
+
+/// The value at a step below another, and how to go further down: a copy written back is
+/// reconciled with the locations below its slot through it.
+@usableFromInline
+struct Below {
+  let identity: ObservationIdentity
+  let next: (LocationStep) -> Below?
 }
 
 extension ObservationIdentifiable {
   /// The identity of the value at `step` below `value` (a `Self`), if it is an observable
   /// state's observable field.
   @usableFromInline
-  static func _childIdentity<T>(of value: T, at step: LocationStep) -> ObservationIdentity? {
+  static func _below<T>(of value: T, at step: LocationStep) -> Below? {
     withUnsafePointer(to: value) { pointer in
       let value = UnsafeRawPointer(pointer).assumingMemoryBound(to: Self.self).pointee
       switch step {
-      case let .field(key): return (value as? any ObservableState)?._childIdentity(at: key)
-      case let .element(id): return (value as? any ElementsByID)?._elementIdentity(id: id)
+      case let .field(key): return (value as? any ObservableState)?._below(at: key)
+      case let .element(id): return (value as? any ElementsByID)?._elementBelow(id: id)
       case .index: return nil
       }
     }
   }
 }
 
-/// A collection whose observable elements are located by id (an identified array).
+/// A collection whose observable elements are located by id (an identified array, a stack).
 protocol ElementsByID {
-  /// The identity of the element with `id`, if there is one.
-  func _elementIdentity(id: AnyHashable) -> ObservationIdentity?
+  /// What is at the element with `id`, if there is one.
+  func _elementBelow(id: AnyHashable) -> Below?
 }
 
 extension ObservableState {
   @usableFromInline
-  func _childIdentity(at key: FieldKey) -> ObservationIdentity? { _$fields.childIdentity(at: key) }
+  func _below(at key: FieldKey) -> Below? { _$fields.below(at: key) }
 }
 
 // MARK: - Conformances: the extent is not part of the value

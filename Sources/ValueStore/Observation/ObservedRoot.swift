@@ -180,7 +180,7 @@ private func reconcileRoot<Value: ObservationIdentifiable>(
   if after == slot.before { return }
   if let isUnchanged, isUnchanged(value) { return }
   let root = value
-  if slot.reconcile(after, owner: nil, at: .field(.identity), below: { Value._childIdentity(of: root, at: $0) }) { return }
+  if slot.reconcile(after, owner: nil, at: .field(.identity), below: { Value._below(of: root, at: $0) }) { return }
   // Replaced: the new value may come from another location (`root.currentValue = other.currentValue`).
   // Every reader of the holder was told (the old value cannot be compared with the new one
   // without keeping it alive, which would make every mutation copy).

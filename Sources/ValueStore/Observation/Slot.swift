@@ -73,13 +73,12 @@ struct Slot {
   /// adopted). If not — a replacement — the readers below the slot were told, and the caller
   /// detaches the new value and records a write of the slot's key. `owner`: the extent of the
   /// value holding the slot (nil for a root).
-  /// `below` gives the identity of the value at a step below the slot's new value (a copy written
-  /// back is adopted one level further exactly; deeper, the readers below a step it changed hear
-  /// it).
+  /// `below` finds the values below the slot's new value: a copy written back is adopted at every
+  /// location below it that a step it changed leads to.
   @inlinable
   func reconcile(
     _ after: ObservationIdentity, owner: Extent?, at step: @autoclosure () -> LocationStep,
-    below: (LocationStep) -> ObservationIdentity? = { _ in nil }
+    below: (LocationStep) -> Below? = { _ in nil }
   ) -> Bool {
     if _fastPath(after == before) { return true }
     return reconcileChange(after, owner: owner, at: step(), below: below)
@@ -87,7 +86,7 @@ struct Slot {
 
   @usableFromInline @inline(never)
   func reconcileChange(
-    _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> ObservationIdentity?
+    _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> Below?
   ) -> Bool {
     if let original, after == original, let location, let extent = after.extent {
       // The value it held before the slot forked it, back: the writes made meanwhile were heard
@@ -151,7 +150,7 @@ extension Location {
   /// `apple` collects what to tell Apple's Observation after the lock: the keys written at a
   /// location, or (nil) that everything there and below changed.
   func deliveries(
-    for changes: [Change], below identity: (LocationStep) -> ObservationIdentity? = { _ in nil },
+    for changes: [Change], below lookup: (LocationStep) -> Below? = { _ in nil },
     _ garbage: inout [AnyObject], apple: inout [(Location, [Change]?)]
   ) -> [Delivery] {
     version.add(1, ordering: .relaxed)
@@ -160,11 +159,12 @@ extension Location {
     for change in changes {
       guard let step = change.below, let below = existingChild(step) else { continue }
       // The value below, if known, adopted exactly; else everything below hears it.
-      if let extent = identity(step)?.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
+      let found = lookup(step)
+      if let found, let extent = found.identity.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
         let (_, written) = extent.lineage(reaching: below.boundSerial.load(ordering: .relaxed)),
         extent.bind(to: below, &garbage)
       {
-        deliveries += below.deliveries(for: written, &garbage, apple: &apple)
+        deliveries += below.deliveries(for: written, below: found.next, &garbage, apple: &apple)
       } else {
         deliveries += below.replacedDeliveries()
         apple.append((below, nil))
