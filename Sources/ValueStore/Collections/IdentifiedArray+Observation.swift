@@ -140,6 +140,12 @@ extension Extent {
           subscribers: location, key: .identity, keyPath: nil, version: current ? version : version &- 1,
           serial: element.extent?.serial ?? 0)
         context.record(access)
+      } else if let child = element.extent, let handout = context.handout(of: child.serial) {
+        // A collection made from the holder's elements (a sorted or filtered copy): its
+        // element is still the holder's.
+        context.record(
+          Access(
+            subscribers: handout.location, key: .identity, keyPath: nil, version: handout.version, serial: handout.serial))
       } else if let child = element.extent {
         let box = child.makeBox()
         context.record(
