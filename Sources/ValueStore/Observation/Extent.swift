@@ -160,7 +160,7 @@ extension Extent {
   /// Records a write on this fork. Requires the registry lock.
   func record(_ change: Change, _ garbage: inout [AnyObject]) {
     guard origin != nil else { return }
-    if !changes.contains(where: { $0.key == change.key }) { changes.append(change) }
+    if !changes.contains(where: { $0.isSame(as: change) }) { changes.append(change) }
     spliceLineage(&garbage)
   }
 
@@ -174,7 +174,7 @@ extension Extent {
     while node.origin != nil {
       // Uniqueness first: binding the parent would itself retain it.
       if isKnownUniquelyReferenced(&node.origin), let parent = node.origin, parent.boundLocation == nil {
-        for change in parent.changes where !node.changes.contains(where: { $0.key == change.key }) {
+        for change in parent.changes where !node.changes.contains(where: { $0.isSame(as: change) }) {
           node.changes.append(change)
         }
         node.origin = parent.origin.take()
@@ -199,7 +199,7 @@ extension Extent {
     var node = self
     while let parent = node.origin {
       if parent.serial == serial { return (parent, written) }
-      for change in parent.changes where !written.contains(where: { $0.key == change.key }) { written.append(change) }
+      for change in parent.changes where !written.contains(where: { $0.isSame(as: change) }) { written.append(change) }
       node = parent
     }
     return nil

@@ -115,6 +115,10 @@ struct Change {
 
   /// A value's place: it was replaced or removed.
   static var identity: Change { Change(key: .identity, keyPath: nil) }
+
+  /// Whether this records what `other` records (a write of the same key, or a change below the
+  /// same step).
+  func isSame(as other: Change) -> Bool { key == other.key && below == other.below }
 }
 
 extension Array where Element == Registration {
