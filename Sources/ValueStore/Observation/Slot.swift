@@ -98,8 +98,12 @@ struct Slot {
     var bareBox: Subscribers?
     var bareWritten: [Change] = []
     let adopted = withRegistry { garbage -> [Delivery]? in
+      // A descendant of the value the slot held — or, if the slot forked it for its location, of
+      // the value before that fork (a copy taken before this mutation, written back: what the
+      // mutation wrote meanwhile was heard as it was written).
       guard let extent = after.extent, after.tag == before.tag, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
         let (ancestor, written) = extent.lineage(reaching: before.serial)
+          ?? original.flatMap({ extent.lineage(reaching: $0.serial) })
       else { return nil }
       if let location {
         if extent.bind(to: location, &garbage) {
