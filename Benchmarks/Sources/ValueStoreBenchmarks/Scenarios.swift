@@ -8,6 +8,7 @@ var allScenarios: [Scenario] {
     + CollectionScenarios.all
     + StoreScenarios.all
     + ListGrowthScenarios.all
+    + HistoryScenarios.all
     + CasePathScenarios.all
     + BodyScenarios.all
     + BridgeScenarios.all

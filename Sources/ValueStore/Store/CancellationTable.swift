@@ -23,6 +23,15 @@ final class CancellationTable: @unchecked Sendable {
   /// A key for a task about to be inserted.
   func reserve() -> Int { lock.withLock { lastKey += 1; return lastKey } }
 
+  /// A key for a task about to run under `id`, recorded before it starts (a cancellation from
+  /// then on reaches it); with `cancelInFlight`, what runs under `id` is cancelled first.
+  func reserve(under id: EffectID, cancelInFlight: Bool) -> Int {
+    if cancelInFlight { cancel(id) }
+    let key = reserve()
+    record(CollectionOfOne(key), under: id)
+    return key
+  }
+
   /// Inserts the task `key` reserved; cancels it at once if its id was cancelled meanwhile.
   func insert(_ task: some CancellableTask, key: Int) {
     let cancelled = lock.withLock {

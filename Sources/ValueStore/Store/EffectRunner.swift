@@ -119,9 +119,7 @@ private func execute<Action: Sendable>(
   case let .cancellable(id, cancelInFlight, inner):
     // A part of a running effect (a concatenation's step): a task of its own, recorded under the
     // id, that the enclosing effect waits for; cancelling it ends the step, not what follows.
-    if cancelInFlight { table.cancel(id) }
-    let key = table.reserve()
-    table.record(CollectionOfOne(key), under: id)
+    let key = table.reserve(under: id, cancelInFlight: cancelInFlight)
     let part = Task(executorPreference: EffectContext.running?.executor) { @Sendable @MainActor in
       await execute(inner, send: send, onError: onError, table: table)
     }

@@ -24,10 +24,7 @@ public func withTaskCancellation<T: Sendable>(
   let running = EffectContext.running
   let table = running?.table ?? .global
   let id = EffectID(id).within(running?.path ?? [])
-  if cancelInFlight { table.cancel(id) }
-  // Recorded before it starts: a cancellation from then on reaches it.
-  let key = table.reserve()
-  table.record(CollectionOfOne(key), under: id)
+  let key = table.reserve(under: id, cancelInFlight: cancelInFlight)
   let task = Task(operation: operation)
   table.insert(task, key: key)
   defer { table.finished(key) }
