@@ -20,7 +20,7 @@ extension Extent {
   /// `_$id` travels with copies — a store made for it still stands for it.
   @usableFromInline
   static func detached(_ extent: inout Extent) {
-    if !isKnownUniquelyReferenced(&extent) || extent.location.load() != nil {
+    if !isKnownUniquelyReferenced(&extent) || extent.location.isSet {
       extent = Extent.detached(from: extent)
     } else {
       extent.cutLineage()
@@ -84,7 +84,7 @@ final class ObservableFields {
           let path = keyPath as! KeyPath<Fields, Value>
           return { kind._identity(of: $0.assumingMemoryBound(to: Fields.self).pointee[keyPath: path]) }
         }
-        identities.append((FieldKey.field(keyPath as! PartialKeyPath<Fields>), _openExistential(valueType, do: identity)))
+        identities.append((FieldKey.field(keyPath), _openExistential(valueType, do: identity)))
         func below<Value>(_: Value.Type) -> (UnsafeRawPointer) -> Below {
           let path = keyPath as! KeyPath<Fields, Value>
           return { pointer in
@@ -92,7 +92,7 @@ final class ObservableFields {
             return Below(identity: kind._identity(of: value)) { kind._below(of: value, at: $0) }
           }
         }
-        belows.append((FieldKey.field(keyPath as! PartialKeyPath<Fields>), _openExistential(valueType, do: below)))
+        belows.append((FieldKey.field(keyPath), _openExistential(valueType, do: below)))
       }
       return true
     }

@@ -30,9 +30,9 @@ final class Extent: @unchecked Sendable {
   /// The location a holder bound this extent to (at most one, ever), weakly: a value outliving
   /// its holder (a snapshot) must not keep the holder's locations, and what is subscribed to
   /// them, alive.
-  @usableFromInline let location = AtomicLazyReference<LocationLink>()
+  @usableFromInline let location = SetOnce<LocationLink>()
   /// The readers of this value outside any holder.
-  @usableFromInline let box = AtomicLazyReference<Subscribers>()
+  @usableFromInline let box = SetOnce<Subscribers>()
   /// The extent this one was forked from, until a holder binds it or the lineage is cut. Guarded
   /// by ``registry``.
   var origin: Extent?
@@ -66,16 +66,17 @@ final class Extent: @unchecked Sendable {
   var isQuiet: Bool {
     let flags = flags.load(ordering: .relaxed)
     if _fastPath(flags == 0) { return true }
-    guard flags == Extent.isBound, let link = location.load() else { return false }
-    return !link.isObserved.load(ordering: .relaxed) && openTrackingScopes.load(ordering: .relaxed) == 0
+    guard flags == Extent.isBound else { return false }
+    return location.withObject { !$0.isObserved.load(ordering: .relaxed) } == true
+      && openTrackingScopes.load(ordering: .relaxed) == 0
   }
 
   /// The location below which a write through this value's fields may reach an observed slot:
   /// the bound location, if a read reached below it.
   @inlinable
   var locationForSlots: Location? {
-    guard _slowPath(flags.load(ordering: .relaxed) & Extent.isBound != 0), let link = location.load(),
-      link.hasChildren.load(ordering: .relaxed)
+    guard _slowPath(flags.load(ordering: .relaxed) & Extent.isBound != 0),
+      location.withObject({ $0.hasChildren.load(ordering: .relaxed) }) == true
     else { return nil }
     return boundLocation
   }

@@ -11,7 +11,7 @@ import Synchronization
 /// the holder binds — from its mutation's accessors, under its lock or actor, and from its reads
 /// — so a location moves on from one value to the next without anything being moved.
 @usableFromInline
-final class Location: Subscribers {
+final class Location: Subscribers, @unchecked Sendable {  // guarded by `registry`, as its base
   /// The serial of the extent bound here, 0 before the first binding.
   @usableFromInline let boundSerial = Atomic<UInt64>(0)
   /// The locations below, made by the tracked reads that reached them. Guarded by ``registry``.
@@ -20,12 +20,12 @@ final class Location: Subscribers {
   @usableFromInline let hasChildren = Atomic<Bool>(false)
 
   /// What extents bound here hold: a weak reference to this location.
-  @usableFromInline private(set) var link: LocationLink!
+  @usableFromInline let link = LocationLink()
 
   init() {
     super.init(apple: AppleSubscriptions())
-    link = LocationLink(self)
-    apple.onObserved = { [link] in link?.isObserved.store(true, ordering: .relaxed) }
+    link.location = self
+    apple.onObserved = { [link] in link.isObserved.store(true, ordering: .relaxed) }
   }
 
   override func observedChanged(_ observed: Bool) {
@@ -99,14 +99,14 @@ final class Location: Subscribers {
 
 /// An extent's reference to the location it is bound to: weak, made once per location.
 @usableFromInline
-final class LocationLink: Sendable {
-  @usableFromInline weak let location: Location?
+final class LocationLink: @unchecked Sendable {  // `location` is set once, before the link is shared
+  @usableFromInline fileprivate(set) weak var location: Location?
   /// Mirrors of the location's state that writes ask, without loading the weak reference: whether
   /// anyone (ours or Apple's) is subscribed there, and whether a read reached below it.
   @usableFromInline let isObserved = Atomic<Bool>(false)
   @usableFromInline let hasChildren = Atomic<Bool>(false)
 
-  init(_ location: Location) { self.location = location }
+  init() {}
 }
 
 /// One step from a location to the one below it.

@@ -149,11 +149,7 @@ extension Observed {
       var old: T?
       var bookkeeping = false
       if let observable {
-        _ = prepareToWrite()
-        let made = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.locationForSlots, at: .field(.field(keyPath)))
-        slot = made
-        // An identity that does not describe its value (a plain enum payload) is compared by value.
-        if made.before.isOpaque, T.self is any Equatable.Type { old = _value[keyPath: keyPath] }
+        (slot, old) = openSlot(keyPath, as: observable)
       } else if FieldKind<T>.isTrivialEquatable {
         old = _value[keyPath: keyPath]
       } else {
@@ -172,10 +168,21 @@ extension Observed {
     }
   }
 
+  /// Before a write through a field holding observable values: its slot, and the value to compare
+  /// with afterwards if its identity does not describe it (a plain enum payload). Not inlined: the
+  /// accessor stays small enough to be inlined where the key path is a literal.
+  @inlinable @inline(never)
+  mutating func openSlot<T>(_ keyPath: WritableKeyPath<Fields, T>, as observable: any ObservationIdentifiable.Type) -> (Slot, T?) {
+    _ = prepareToWrite()
+    let slot = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.locationForSlots, at: .field(.field(keyPath)))
+    let old = slot.before.isOpaque && T.self is any Equatable.Type ? _value[keyPath: keyPath] : nil
+    return (slot, old)
+  }
+
   /// After a write through a field holding observable values, reconciles the field's slot: an
   /// in-place change notified its own readers, a descendant (a copy written back) is adopted, and
   /// anything else is a replacement that notifies this field's readers and those below it.
-  @inlinable @inline(__always)
+  @inlinable @inline(never)
   mutating func reconcile<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot, as observable: any ObservationIdentifiable.Type) {
     let after = observable._identity(of: _value[keyPath: keyPath])
     observable._adoptForks(of: _value[keyPath: keyPath], in: _ObservationPlace(slot.location))

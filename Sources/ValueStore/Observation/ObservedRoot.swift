@@ -73,7 +73,7 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   /// - Precondition: `body` does not read or mutate this root (that stops with a message). It
   ///   holds this root's lock: reading or mutating *another* root inside it holds both, and two
   ///   threads doing so in opposite orders deadlock, as with any two locks.
-  @discardableResult
+  @inlinable @discardableResult
   public func mutate<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     let context = ThreadContext.current
     return try withTransaction(context) { () throws(E) -> R in
@@ -138,46 +138,40 @@ func holderRead<Value: ObservationIdentifiable, T, E: Error>(
 /// writes the body makes through it notify as they happen. Afterwards the root's slot is
 /// reconciled: the same value (or a copy of it written back) keeps its location's readers; a
 /// different value (`value = Value()`) notifies every reader of the holder.
+@inlinable
 func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   _ value: inout Value,
   _ root: HolderRoot,
   _ context: ThreadContext,
   _ body: (inout Value) throws(E) -> R
 ) throws(E) -> R {
-  // Tracking closures on this thread that read before mutating: their reads so far are theirs
-  // before the mutation changes them; the body's reads (a reducer's, a `mutate` body's, on the
-  // value it receives) are not theirs at all, nor Apple's.
-  if !context.openScopes.isEmpty { context.registerPendingReads() }
-  let scope = context.scope
-  let hidden = context.hidesReadsFromApple
-  context.scope = nil
-  context.hidesReadsFromApple = true
-  context.holderDepth += 1
-  let slot = Slot(root: &value, at: root.location)
+  let saved = context.enterHolderMutation()
+  let (before, original) = Slot.bindRoot(&value, to: root.location)
   // An identity that does not describe its value (a plain enum payload) is compared by value,
   // with a copy of the old one. A closure, not a `Value?`: in this generic code a local of that
   // type costs a metadata lookup on every mutation, opaque or not.
-  let isUnchanged = slot.before.isOpaque ? unchanged(from: value) : nil
+  let isUnchanged = before.isOpaque ? unchanged(from: value) : nil
   defer {
-    context.holderDepth -= 1
-    context.scope = scope
-    context.hidesReadsFromApple = hidden
-    reconcileRoot(&value, slot, isUnchanged: isUnchanged)
+    context.exitHolderMutation(saved)
+    if Slot.identity(of: &value) != before {
+      reconcileRoot(&value, Slot(root: root.location, before: before, original: original), isUnchanged: isUnchanged)
+    }
   }
   return try body(&value)
 }
 
 /// Whether a value equals `old` (nil: it cannot tell, `Value` is not `Equatable`).
-private func unchanged<Value>(from old: Value) -> ((Value) -> Bool)? {
+@usableFromInline
+func unchanged<Value>(from old: Value) -> ((Value) -> Bool)? {
   guard Value.self is any Equatable.Type else { return nil }
   return { FieldKind<Value>.isEqual(old, $0) == true }
 }
 
-private func reconcileRoot<Value: ObservationIdentifiable>(
+@usableFromInline @inline(never)
+func reconcileRoot<Value: ObservationIdentifiable>(
   _ value: inout Value, _ slot: Slot, isUnchanged: ((Value) -> Bool)?
 ) {
   let after = value.observationIdentity
-  if after == slot.before { return }
   if let isUnchanged, isUnchanged(value) { return }
   let root = value
   if slot.reconcile(after, owner: nil, at: .field(.identity), below: { Value._below(of: root, at: $0) }) { return }

@@ -29,8 +29,7 @@ struct Slot {
     location = Slot.location(step(), below: parent)
     if let location {
       let unbound = kind._identity(of: value)
-      kind._bind(&value, to: location)
-      before = kind._identity(of: value)
+      before = kind._bind(&value, to: location)
       original = unbound == before ? nil : unbound
     } else {
       before = kind._identity(of: value)
@@ -47,14 +46,31 @@ struct Slot {
     original = nil
   }
 
-  /// A holder's root slot, before a mutation: the root made its location's own.
-  @inlinable
-  init<Value: ObservationIdentifiable>(root value: inout Value, at location: Location?) {
-    let unbound = value.observationIdentity
-    if let location { value._bind(to: location) }
+  /// A holder's root slot, after the mutation found its value changed (see `bindRoot`).
+  @usableFromInline
+  init(root location: Location, before: ObservationIdentity, original: ObservationIdentity?) {
     self.location = location
-    before = value.observationIdentity
-    original = unbound == before ? nil : unbound
+    self.before = before
+    self.original = original
+  }
+
+  /// The identity of a value the caller has inout (read in place: in unspecialized code, a
+  /// protocol getter on a captured `inout` copies the value first).
+  @inlinable
+  static func identity<Value: ObservationIdentifiable>(of value: inout Value) -> ObservationIdentity {
+    value.observationIdentity
+  }
+
+  /// Before a holder's mutation: its root made its location's own. Returns the root slot's
+  /// `before` and `original` (the slot itself is made only if the value changed: the location
+  /// is borrowed from the holder until then).
+  @inlinable
+  static func bindRoot<Value: ObservationIdentifiable>(
+    _ value: inout Value, to location: Location
+  ) -> (before: ObservationIdentity, original: ObservationIdentity?) {
+    let unbound = value.observationIdentity
+    let before = value._bind(to: location)
+    return (before, unbound == before ? nil : unbound)
   }
 
   /// The location at `step` below `parent`, if a read reached it.
@@ -181,19 +197,28 @@ extension Location {
 extension ObservationIdentifiable {
   /// Makes this value `location`'s own before the holder writes it: forked if a copy shares it,
   /// bound, and given a fresh identity if it is bound to another location (it moved there).
+  /// Returns its identity then.
   @inlinable
-  mutating func _bind(to location: Location) {
+  mutating func _bind(to location: Location) -> ObservationIdentity {
     _makeIdentityUnique()
-    guard let extent = observationIdentity.extent, !location.isBound(to: extent) || extent.location.load() !== location.link
-    else { return }
+    let identity = observationIdentity
+    guard let extent = identity.unmanagedExtent,
+      extent._withUnsafeGuaranteedRef({ !location.isBound(to: $0) || !$0.location.holds(location.link) })
+    else { return identity }
+    return _bindSlowly(extent.takeUnretainedValue(), to: location)
+  }
+
+  @usableFromInline @inline(never)
+  mutating func _bindSlowly(_ extent: Extent, to location: Location) -> ObservationIdentity {
     if !withRegistry({ extent.bind(to: location, &$0) }) {
       _detach()
       if let fresh = observationIdentity.extent { _ = withRegistry { fresh.bind(to: location, &$0) } }
     }
+    return observationIdentity
   }
 
   @inlinable @inline(__always)
-  static func _bind<T>(_ value: inout T, to location: Location) {
+  static func _bind<T>(_ value: inout T, to location: Location) -> ObservationIdentity {
     withUnsafeMutablePointer(to: &value) {
       UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self).pointee._bind(to: location)
     }

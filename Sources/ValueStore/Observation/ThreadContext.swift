@@ -29,7 +29,7 @@ final class ThreadContext {
   // MARK: Delivery (Observer.swift, Transaction.swift)
 
   /// Nesting depth of open transactions (`withTransaction`, holder mutations); 0 when none.
-  @exclusivity(unchecked) var transactionDepth = 0
+  @exclusivity(unchecked) @usableFromInline var transactionDepth = 0
   /// Notifications held back until the outermost transaction ends. Reused: one buffer per thread.
   @exclusivity(unchecked) var pending: [Delivery] = []
   /// True while `drainPending` runs observers on this thread.
@@ -40,6 +40,33 @@ final class ThreadContext {
   /// Greater than zero while a holder mutates on this thread: a fork made then is a copy's (the
   /// holder's own values are forked by their slots) and takes no bare readers along.
   @exclusivity(unchecked) var holderDepth = 0
+
+  /// What a holder's mutation sets aside on this thread, restored when it ends.
+  @usableFromInline
+  struct HolderMutation {
+    let scope: TrackingScope?
+    let hidesReadsFromApple: Bool
+  }
+
+  /// A holder starts mutating on this thread. Tracking closures that read before it: their reads
+  /// so far are theirs before the mutation changes them; the body's reads (a reducer's, a
+  /// `mutate` body's, on the value it receives) are not theirs at all, nor Apple's.
+  @usableFromInline
+  func enterHolderMutation() -> HolderMutation {
+    if !openScopes.isEmpty { registerPendingReads() }
+    let saved = HolderMutation(scope: scope, hidesReadsFromApple: hidesReadsFromApple)
+    scope = nil
+    hidesReadsFromApple = true
+    holderDepth += 1
+    return saved
+  }
+
+  @usableFromInline
+  func exitHolderMutation(_ saved: HolderMutation) {
+    holderDepth -= 1
+    scope = saved.scope
+    hidesReadsFromApple = saved.hidesReadsFromApple
+  }
 
   // MARK: Apple's Observation (AppleObservation/)
 

@@ -244,7 +244,7 @@ extension ThreadContext {
   /// optional), at `location`: the root is bound there, and handed out.
   func handOutRoot(_ extent: Extent?, at location: Location) {
     guard let extent else { return }
-    if location.isBound(to: extent), extent.location.load() === location.link {
+    if location.isBound(to: extent), extent.location.holds(location.link) {
       return handOut(extent, at: location, version: location.version.load(ordering: .relaxed))
     }
     let version = withRegistry { garbage -> UInt64 in
