@@ -145,7 +145,7 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   _ context: ThreadContext,
   _ body: (inout Value) throws(E) -> R
 ) throws(E) -> R {
-  let saved = context.enterHolderMutation()
+  let saved = context.enterHolderMutation(root.probe)
   let (before, original) = Slot.bindRoot(&value, to: root.location)
   // An identity that does not describe its value (a plain enum payload) is compared by value,
   // with a copy of the old one. A closure, not a `Value?`: in this generic code a local of that

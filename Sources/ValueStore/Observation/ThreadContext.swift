@@ -51,8 +51,12 @@ final class ThreadContext {
   /// A holder starts mutating on this thread. Tracking closures that read before it: their reads
   /// so far are theirs before the mutation changes them; the body's reads (a reducer's, a
   /// `mutate` body's, on the value it receives) are not theirs at all, nor Apple's.
+  /// An Apple window still open is asked first, through the holder's probe: a window left open
+  /// by a closure that has ended would otherwise send every read on every thread down its slow
+  /// path until the next holder read here.
   @usableFromInline
-  func enterHolderMutation() -> HolderMutation {
+  func enterHolderMutation(_ probe: TrackingProbe) -> HolderMutation {
+    if window != nil { probe.check() }
     if !openScopes.isEmpty { registerPendingReads() }
     let saved = HolderMutation(scope: scope, hidesReadsFromApple: hidesReadsFromApple)
     scope = nil

@@ -9,6 +9,10 @@ final class TrackingScope {
   /// The last access recorded: a read repeating it at once (a loop, a body reading `store.count`
   /// twice) is not recorded again.
   private var last: (subscribers: ObjectIdentifier, key: FieldKey)?
+  /// The last read recorded, by value (extent serial), key and the serial of the child it read:
+  /// the same read again at once records nothing (it would record the same access and hand out
+  /// the same child). Forgotten whenever accesses or handouts change otherwise.
+  var lastRead: (serial: UInt64, key: FieldKey, child: UInt64)?
   /// The enclosing scope on this thread, and what a change calls: for the reads registered
   /// before the closure ends (see `registerPendingReads`).
   var outer: TrackingScope?
@@ -26,12 +30,14 @@ final class TrackingScope {
 
   func handOut(_ handout: Handout, serial: UInt64) {
     handouts[serial] = handout
+    lastRead = nil
   }
 
   /// Adds a nested scope's reads and handouts: the enclosing call tracks them too.
   func absorb(_ nested: TrackingScope) {
     accesses += nested.accesses
     last = nil
+    lastRead = nil
     handouts.merge(nested.handouts) { _, newer in newer }
   }
 
@@ -40,6 +46,7 @@ final class TrackingScope {
     let pending = distinctAccesses()
     accesses.removeAll(keepingCapacity: true)
     last = nil
+    lastRead = nil
     return pending
   }
 
@@ -56,6 +63,7 @@ final class TrackingScope {
     accesses.removeAll(keepingCapacity: true)
     handouts.removeAll()
     last = nil
+    lastRead = nil
     (outer, onChange, observer) = (nil, nil, nil)
   }
 
@@ -189,6 +197,10 @@ extension Extent {
   ) {
     ThreadContext.withCurrent { context in
       guard context.isRecording else { return }
+      let read = (serial: serial, key: key, child: child?.serial ?? 0)
+      let repeatable = context.window == nil && children.isEmpty && elements.isEmpty ? context.scope : nil
+      if let last = repeatable?.lastRead, last == read { return }
+      defer { repeatable?.lastRead = read }
       if let handout = context.handout(of: serial) {
         let access = Access(
           subscribers: handout.location, key: key, keyPath: keyPath, version: handout.version, serial: handout.serial)
@@ -227,7 +239,6 @@ extension ThreadContext {
   func handOut(_ elements: [ObservationIdentity], below parent: Handout, at step: LocationStep) {
     let current = withRegistry { _ in parent.location.boundSerial.load(ordering: .relaxed) == parent.serial }
     let array = withRegistry { _ in parent.location.child(step) }
-    let arrayHandout = Handout(location: array, version: array.version.load(ordering: .relaxed), serial: 0)
     for (offset, identity) in elements.enumerated() {
       guard let element = identity.extent else { continue }
       let (location, version) = withRegistry { garbage -> (Location, UInt64) in
@@ -235,7 +246,6 @@ extension ThreadContext {
         if current, !location.isBound(to: element) { _ = element.bind(to: location, &garbage) }
         return (location, location.version.load(ordering: .relaxed))
       }
-      _ = arrayHandout
       handOut(element, at: location, version: version)
     }
   }
