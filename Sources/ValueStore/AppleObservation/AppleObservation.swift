@@ -15,9 +15,10 @@ import Synchronization
 //   open; values holders hand out are mapped in it, so a read on a returned copy
 //   (`store.child.count`) is known to be the child location's.
 // - **Reads and changes.** A read at a location Apple may track calls the location registrar's
-//   `access` with the key's key path; a change of a key Apple accessed queues its `withMutation`,
-//   run with the deliveries after the holder's mutation, outside every lock. Apple's registrar
-//   fires each of its scopes once, as for its own properties.
+//   `access` with a key path of the read's own, grouped with the other reads of its closure; a
+//   change of a key Apple accessed queues one `withMutation` per closure that registered a read
+//   of it, run with the deliveries after the holder's mutation, outside every lock. Each closure
+//   is fired once (see `AppleSubscriptions`): Apple's registrar alone would not keep to that.
 
 /// Hashing it is how Apple's Observation tells us it is tracking on this thread (see above).
 @usableFromInline
@@ -57,10 +58,7 @@ final class TrackingProbe: Observable, Sendable {
 }
 
 /// Apple's Observation on one thread, while it may be tracking there (see above).
-final class AppleWindow: @unchecked Sendable {  // its thread's own, but for `isOpen`
-  /// Cleared when the window closes; read by other threads' changes (see
-  /// `Location.appleKeyPaths(changing:)`).
-  let isOpen = Atomic<Bool>(true)
+final class AppleWindow: @unchecked Sendable {  // its thread's own
   /// Values holders handed out while the window was open (as a tracking scope's). Weakly: a
   /// window may stay open long after Apple's closure ended (until a holder read finds it so),
   /// and must not keep a holder's locations — and the scopes subscribed to them — alive.
@@ -155,9 +153,8 @@ extension ThreadContext {
 
   /// Closes the window: a holder starts mutating (its reads are never Apple's), or Apple stopped.
   func closeAppleWindow() {
-    guard let window else { return }
-    window.isOpen.store(false, ordering: .relaxed)
-    self.window = nil
+    guard window != nil else { return }
+    window = nil
     openTrackingScopes.subtract(1, ordering: .relaxed)
   }
 }
