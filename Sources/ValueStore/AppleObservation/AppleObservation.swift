@@ -15,9 +15,10 @@ import Synchronization
 //   open; values holders hand out are mapped in it, so a read on a returned copy
 //   (`store.child.count`) is known to be the child location's.
 // - **Reads and changes.** A read at a location Apple may track calls the location registrar's
-//   `access` with the key's key path; a change of a key Apple accessed queues its `withMutation`,
-//   run with the deliveries after the holder's mutation, outside every lock. Apple's registrar
-//   fires each of its scopes once, as for its own properties.
+//   `access` with a key path of the read's own, grouped with the other reads of its closure; a
+//   change of a key Apple accessed queues one `withMutation` per closure that registered a read
+//   of it, run with the deliveries after the holder's mutation, outside every lock. Each closure
+//   is fired once (see `AppleSubscriptions`): Apple's registrar alone would not keep to that.
 
 /// Hashing it is how Apple's Observation tells us it is tracking on this thread (see above).
 @usableFromInline
@@ -57,10 +58,7 @@ final class TrackingProbe: Observable, Sendable {
 }
 
 /// Apple's Observation on one thread, while it may be tracking there (see above).
-final class AppleWindow: @unchecked Sendable {  // its thread's own, but for `isOpen`
-  /// Cleared when the window closes; read by other threads' changes (see
-  /// `Location.appleKeyPaths(changing:)`).
-  let isOpen = Atomic<Bool>(true)
+final class AppleWindow: @unchecked Sendable {  // its thread's own
   /// Values holders handed out while the window was open (as a tracking scope's). Weakly: a
   /// window may stay open long after Apple's closure ended (until a holder read finds it so),
   /// and must not keep a holder's locations — and the scopes subscribed to them — alive.
@@ -155,20 +153,26 @@ extension ThreadContext {
 
   /// Closes the window: a holder starts mutating (its reads are never Apple's), or Apple stopped.
   func closeAppleWindow() {
-    guard let window else { return }
-    window.isOpen.store(false, ordering: .relaxed)
-    self.window = nil
+    guard window != nil else { return }
+    window = nil
     openTrackingScopes.subtract(1, ordering: .relaxed)
   }
 }
 
 /// What the core tells Apple's Observation.
 enum AppleObservation {
-  /// A read of `key` at `place` that Apple may be recording on this thread.
+  /// A read of `key` at `place` that Apple may be recording on this thread: recorded as the
+  /// current run's record (see `AppleSubscriptions`), listed at the place once Apple recorded it.
   static func access(_ place: Subscribers, _ key: FieldKey, _ keyPath: AnyKeyPath?, _ context: ThreadContext) {
     let apple = place.apple
-    let appleKeyPath = withRegistry { _ in apple.keyPath(for: key, accessedIn: context.window) }
+    let recorder = context.appleRecorder
+    let (record, appleKeyPath) = recorder.record(of: key, at: apple)
+    recorder.accessing = true
     apple.registrar.access(apple, keyPath: appleKeyPath)
+    recorder.accessing = false
+    guard record.isRecorded, !record.isListed else { return }
+    record.isListed = true
+    withRegistry { _ in apple.list(record, appleKeyPath, for: key) }
   }
 
   /// `changes` were written at `place`: Apple's scopes that read them hear it, after the
@@ -176,9 +180,8 @@ enum AppleObservation {
   static func didChange(_ place: Subscribers, _ changes: [Change]) {
     let apple = place.apple
     guard apple.isObserved.load(ordering: .relaxed) else { return }
-    let moves = !tracksHere(apple)
-    let window = ThreadContext.current.window
-    let keyPaths = withRegistry { _ in apple.keyPaths(changing: changes, moving: moves, from: window) }
+    let thread = ObjectIdentifier(ThreadContext.current)
+    let keyPaths = withRegistry { _ in apple.keyPaths(changing: changes, on: thread) }
     guard !keyPaths.isEmpty else { return }
     deliver([Delivery(apple: apple, keyPaths: keyPaths)])
   }
@@ -193,35 +196,26 @@ enum AppleObservation {
 
   /// The value at `location` was replaced: Apple's scopes that read anything here or below hear it.
   static func didReplace(_ location: Location) {
-    let window = ThreadContext.current.window
-    var places: [AppleSubscriptions] = []
-    withRegistry { _ in location.forEachInTree { if $0.apple.isObserved.load(ordering: .relaxed) { places.append($0.apple) } } }
+    let thread = ObjectIdentifier(ThreadContext.current)
     var deliveries: [Delivery] = []
-    for apple in places {
-      let moves = !tracksHere(apple)
-      let keyPaths = withRegistry { _ in apple.keyPaths(changing: [Change(key: .any, keyPath: nil)], moving: moves, from: window) }
-      if !keyPaths.isEmpty { deliveries.append(Delivery(apple: apple, keyPaths: keyPaths)) }
+    withRegistry { _ in
+      location.forEachInTree {
+        guard $0.apple.isObserved.load(ordering: .relaxed) else { return }
+        let keyPaths = $0.apple.keyPaths(changing: [Change(key: .any, keyPath: nil)], on: thread)
+        if !keyPaths.isEmpty { deliveries.append(Delivery(apple: $0.apple, keyPaths: keyPaths)) }
+      }
     }
     deliver(deliveries)
   }
 
-  /// Whether an Observation closure runs on this thread now (a change made inside it: it may have
-  /// recorded the key paths being changed, and subscribes to them when it ends, so they must not
-  /// move on). Asked through the place's own registrar, so that a closure that records the
-  /// detector is subscribed to nothing that outlives the place.
-  static func tracksHere(_ apple: AppleSubscriptions) -> Bool {
-    let context = ThreadContext.current
-    guard let window = context.window else { return false }
-    window.seen = false
-    apple.registrar.access(apple, keyPath: AppleSubscriptions.detectorKeyPath)
-    return window.seen
-  }
-
-  /// Tells Apple's scopes that read `keyPaths` at `apple` (called by the delivery loop).
+  /// Tells Apple's scopes that registered `keyPaths` at `apple` (called by the delivery loop): each
+  /// key path is a claimed run's, delivered once but for a change its own `onChange` makes.
   static func fire(_ apple: AppleSubscriptions, _ keyPaths: [KeyPath<AppleSubscriptions, Int>]) {
-    withRegistry { _ in apple.delivering(keyPaths) }
+    let thread = ObjectIdentifier(ThreadContext.current)
     for keyPath in keyPaths {
+      withRegistry { _ in apple.delivers(keyPath, on: thread, true) }
       apple.registrar.withMutation(of: apple, keyPath: keyPath) {}
+      withRegistry { _ in apple.delivers(keyPath, on: thread, false) }
     }
   }
 }

@@ -82,6 +82,8 @@ final class ThreadContext {
   /// How this thread asks Apple's Observation whether it tracks before any holder was read in an
   /// Observation closure (see `askApple`).
   var threadProbe: TrackingProbe?
+  /// This thread's reads recorded for Apple's Observation (see `AppleSubscriptions`).
+  lazy var appleRecorder = AppleRecorder()
 
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
   var observableFields: [ObjectIdentifier: ObservableFields] = [:]
