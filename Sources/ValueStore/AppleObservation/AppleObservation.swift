@@ -48,11 +48,23 @@ final class TrackingProbe: Observable, Sendable {
   /// closes an open one if it no longer does.
   @inlinable
   func check() {
-    let asking = openTrackingScopes.load(ordering: .relaxed) != 0
-    if _slowPath(asking) { ThreadContext.withCurrent { $0.askingApple() } }
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return ask() }
     registrar.access(self, keyPath: keyPath)
-    if _slowPath(asking || openTrackingScopes.load(ordering: .relaxed) != 0) {
-      ThreadContext.withCurrent { $0.checkedApple(by: self, asked: asking) }
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+      ThreadContext.withCurrent { $0.checkedApple(asked: false) }
+    }
+  }
+
+  /// `check` while a scope or window is open somewhere. Inside the Observation closure that
+  /// recorded this thread's current run of reads (not registered yet), Apple is known to track:
+  /// nothing to ask.
+  @usableFromInline @inline(never)
+  func ask() {
+    ThreadContext.withCurrent { context in
+      if context.isInAppleClosure { return }
+      context.askingApple()
+      registrar.access(self, keyPath: keyPath)
+      context.checkedApple(asked: true)
     }
   }
 }
@@ -69,8 +81,18 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own
     return Handout(location: location, version: found.version, serial: found.serial)
   }
 
-  func handOut(_ handout: Handout, serial: UInt64) {
-    handouts[serial] = (Weak(handout.location), handout.version, handout.serial)
+  /// Hands out a value (again: see `TrackingScope.handOut`). Returns whether it moved: handed
+  /// out at another location than before.
+  @discardableResult
+  func handOut(_ handout: Handout, serial: UInt64) -> Bool {
+    let moved = handouts[serial].map { $0.location.object !== handout.location } ?? true
+    if moved {
+      handouts[serial] = (Weak(handout.location), handout.version, handout.serial)
+    } else {
+      handouts[serial]!.version = handout.version
+      handouts[serial]!.serial = handout.serial
+    }
+    return moved
   }
 
   func absorb(_ handouts: [UInt64: Handout]) {
@@ -78,8 +100,6 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own
   }
   /// Set by the detector since the last holder read asked.
   var seen = true
-  /// The probe of the holder read last in this window (see `askApple`).
-  var probe: Weak<TrackingProbe>?
   /// The last extent serial given when the window opened: a bare value made since was made
   /// inside Observation's closure (a filtered copy), which no earlier render read.
   let openedAfter = nextExtentSerial.load(ordering: .relaxed)
@@ -95,6 +115,12 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own
 }
 
 extension ThreadContext {
+  /// Whether an Observation closure that recorded reads of ours runs on this thread now: its run
+  /// is not registered yet (Observation registers it as soon as the closure returns).
+  var isInAppleClosure: Bool {
+    window != nil && !hidesReadsFromApple && appleRecorder.hasOpenRun
+  }
+
   /// The detector ran: Apple records a holder read on this thread.
   func appleIsTracking() {
     if let window {
@@ -106,29 +132,19 @@ extension ThreadContext {
   }
 
   /// Whether Apple's Observation tracks on this thread now, asked where no holder is read
-  /// (entering `untracked`) through the probe of the holder read last in the window: a closure
-  /// that records it is subscribed to nothing that outlives that holder, which it read.
-  ///
-  /// With no window open (no holder read yet in the closure), it asks through the thread's own
-  /// probe: a closure that records it stays subscribed to it until a later ask finds Apple not
-  /// tracking here, and the thread takes a new one.
+  /// (entering `untracked`). Inside the closure whose reads of ours are this thread's open run,
+  /// it does. Otherwise it asks through the thread's own probe: a closure that records it stays
+  /// subscribed to it until a later ask finds Apple not tracking here, and the thread takes a new
+  /// one.
   func askApple() -> Bool {
-    if let window {
-      if let probe = window.probe?.object {
-        probe.check()
-        return self.window != nil
-      }
-      closeAppleWindow()  // its holder is gone: ask as if none was read
-    }
+    if window != nil && appleRecorder.hasOpenRun { return true }
+    closeAppleWindow()  // whatever opened it has ended, or recorded nothing of ours: ask afresh
     let probe = threadProbe ?? TrackingProbe()
     threadProbe = probe
     appleIsTracking()  // a window to ask with: the detector confirms it, or it closes
     window!.seen = false
     probe.check()
-    if window != nil {
-      window!.probe = Weak(probe)
-      return true
-    }
+    if window != nil { return true }
     threadProbe = nil  // whatever recorded it is over
     return false
   }
@@ -139,16 +155,11 @@ extension ThreadContext {
     window?.seen = false
   }
 
-  /// After a holder asked Apple through `probe`: a window the detector did not confirm closes
-  /// (Apple's closure ended since).
+  /// After a holder asked Apple: a window the detector did not confirm closes (Apple's closure
+  /// ended since).
   @usableFromInline
-  func checkedApple(by probe: TrackingProbe, asked: Bool) {
-    guard let window else { return }
-    if window.seen || !asked {
-      if window.probe?.object !== probe { window.probe = Weak(probe) }
-    } else {
-      closeAppleWindow()
-    }
+  func checkedApple(asked: Bool) {
+    if asked, let window, !window.seen { closeAppleWindow() }
   }
 
   /// Closes the window: a holder starts mutating (its reads are never Apple's), or Apple stopped.

@@ -179,6 +179,26 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     let key: FieldKey
   }
 
+  /// The last read this thread recorded in its current run (forgotten when a run starts):
+  /// repeated in the same closure (the run not yet registered), Observation records nothing new.
+  private var lastRead: Read?
+
+  /// A run of reads recorded and not registered yet: its closure still runs.
+  var hasOpenRun: Bool {
+    guard let run else { return false }
+    return !run.isSealed
+  }
+
+  func repeats(_ read: Read) -> Bool {
+    hasOpenRun && lastRead == read
+  }
+
+  func recorded(_ read: Read) {
+    lastRead = hasOpenRun ? read : nil
+  }
+
+  func forgetLastRead() { lastRead = nil }
+
   /// The current run's record of `key` at `place`, made if none.
   func record(of key: FieldKey, at place: AppleSubscriptions) -> (record: AppleRecord, keyPath: KeyPath<AppleSubscriptions, Int>) {
     let current: AppleRun
@@ -187,6 +207,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     } else {
       current = AppleRun(recorder: self)
       run = current
+      lastRead = nil
       records.removeAll(keepingCapacity: true)
     }
     let id = Place(place: ObjectIdentifier(place), key: key)

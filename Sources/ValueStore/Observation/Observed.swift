@@ -48,26 +48,20 @@ public struct Observed<Fields> {
 // MARK: - Hot paths
 
 extension Observed {
-  /// Reads a field, recording the access when a tracking scope is open anywhere.
+  /// Reads a field, recording the access when a tracking scope is open anywhere. The key is
+  /// derived here, where the key path is a literal and the offset a constant. A computed property
+  /// of `Fields` reads the fields it uses straight from storage: it is a read of the whole value,
+  /// whose observable fields are handed out before it runs.
   @inlinable
   func read<T>(_ keyPath: KeyPath<Fields, T>) -> T {
-    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedRead(keyPath) }
-    return _value[keyPath: keyPath]
-  }
-
-  /// `read` while a tracking scope is open somewhere. A computed property of `Fields` reads the
-  /// fields it uses straight from storage: it is a read of the whole value, whose observable
-  /// fields are handed out before it runs.
-  @inlinable
-  func trackedRead<T>(_ keyPath: KeyPath<Fields, T>) -> T {
-    let key = FieldKey.field(keyPath)
-    if key == .any {
-      recordWholeRead()
-      return _value[keyPath: keyPath]
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+      let key = FieldKey.field(keyPath)
+      if key == .any { recordWholeRead() }
+      let value = _value[keyPath: keyPath]
+      if key != .any { recordRead(keyPath, key, value) }
+      return value
     }
-    let value = _value[keyPath: keyPath]
-    recordRead(keyPath, key, value)
-    return value
+    return _value[keyPath: keyPath]
   }
 
   /// Records a tracked read of the field at `keyPath` (its `key`), whose value is `value`: an

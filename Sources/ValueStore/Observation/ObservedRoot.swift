@@ -113,10 +113,18 @@ final class HolderRoot: Sendable {
     }
   }
 
+  /// Whether `read` repeats the last read recorded on this thread (see `ThreadContext.repeats`).
+  @usableFromInline
+  func repeats(_ read: Read) -> Bool {
+    ThreadContext.withCurrent { $0.repeats(read) }
+  }
+
   /// Records a tracked read of a field of the holder's value (an observable struct whose extent is
   /// `extent`), whose value is `value`.
   @inlinable
   func recordFieldRead<Fields, T>(_ extent: Extent, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T) {
+    let child = FieldKind<T>.observable.map { $0._identity(of: value).serial } ?? 0
+    if repeats(Read(serial: extent.serial, key: key, child: child)) { return }
     recordRead(of: ObservationIdentity(extent))
     extent.recordRead(key, keyPath, value)
   }

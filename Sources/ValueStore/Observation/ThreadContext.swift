@@ -83,7 +83,7 @@ final class ThreadContext {
   /// Observation closure (see `askApple`).
   var threadProbe: TrackingProbe?
   /// This thread's reads recorded for Apple's Observation (see `AppleSubscriptions`).
-  lazy var appleRecorder = AppleRecorder()
+  let appleRecorder = AppleRecorder()
 
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
   var observableFields: [ObjectIdentifier: ObservableFields] = [:]

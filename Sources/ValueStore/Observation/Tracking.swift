@@ -9,10 +9,9 @@ final class TrackingScope {
   /// The last access recorded: a read repeating it at once (a loop, a body reading `store.count`
   /// twice) is not recorded again.
   private var last: (subscribers: ObjectIdentifier, key: FieldKey)?
-  /// The last read recorded, by value (extent serial), key and the serial of the child it read:
-  /// the same read again at once records nothing (it would record the same access and hand out
-  /// the same child). Forgotten whenever accesses or handouts change otherwise.
-  var lastRead: (serial: UInt64, key: FieldKey, child: UInt64)?
+  /// The last read recorded (see `ThreadContext.repeats`). Forgotten whenever accesses or
+  /// handouts change otherwise.
+  var lastRead: Read?
   /// The enclosing scope on this thread, and what a change calls: for the reads registered
   /// before the closure ends (see `registerPendingReads`).
   var outer: TrackingScope?
@@ -28,9 +27,12 @@ final class TrackingScope {
     accesses.append(access)
   }
 
+  /// Hands out a value (again: the holder read it anew, reads on it are as new as this). Only a
+  /// value handed out at another location than before changes what a repeated read records.
   func handOut(_ handout: Handout, serial: UInt64) {
+    let moved = handouts[serial].map { $0.location !== handout.location } ?? true
     handouts[serial] = handout
-    lastRead = nil
+    if moved { lastRead = nil }
   }
 
   /// Adds a nested scope's reads and handouts: the enclosing call tracks them too.
@@ -153,7 +155,7 @@ extension ThreadContext {
   func handOut(_ extent: Extent, at location: Location, version: UInt64) {
     let handout = Handout(location: location, version: version, serial: extent.serial)
     if let scope { scope.handOut(handout, serial: extent.serial) }
-    if let window, !hidesReadsFromApple { window.handOut(handout, serial: extent.serial) }
+    if let window, !hidesReadsFromApple, window.handOut(handout, serial: extent.serial) { appleRecorder.forgetLastRead() }
   }
 
   /// Records `access` in the innermost scope, and tells Apple's Observation of a read at a
@@ -197,10 +199,10 @@ extension Extent {
   ) {
     ThreadContext.withCurrent { context in
       guard context.isRecording else { return }
-      let read = (serial: serial, key: key, child: child?.serial ?? 0)
-      let repeatable = context.window == nil && children.isEmpty && elements.isEmpty ? context.scope : nil
-      if let last = repeatable?.lastRead, last == read { return }
-      defer { repeatable?.lastRead = read }
+      let read = Read(serial: serial, key: key, child: child?.serial ?? 0)
+      let repeatable = children.isEmpty && elements.isEmpty
+      if repeatable, context.repeats(read) { return }
+      defer { if repeatable { context.recorded(read) } }
       if let handout = context.handout(of: serial) {
         let access = Access(
           subscribers: handout.location, key: key, keyPath: keyPath, version: handout.version, serial: handout.serial)
@@ -220,7 +222,42 @@ extension Extent {
   }
 }
 
+/// A tracked read: of `key` on the value with extent serial `serial`, which read a child with
+/// extent serial `child` (0: none).
+@usableFromInline
+struct Read: Equatable {
+  let serial: UInt64
+  let key: FieldKey
+  let child: UInt64
+
+  @usableFromInline
+  init(serial: UInt64, key: FieldKey, child: UInt64) {
+    (self.serial, self.key, self.child) = (serial, key, child)
+  }
+}
+
 extension ThreadContext {
+  /// Whether `read` repeats the last read recorded by everything recording reads on this thread
+  /// now (the innermost scope, Apple's closure): recording it again would record the same access
+  /// and hand out the same child — a loop, a body reading `store.count` twice.
+  func repeats(_ read: Read) -> Bool {
+    var recorders = 0
+    if let scope {
+      guard scope.lastRead == read else { return false }
+      recorders += 1
+    }
+    if window != nil, !hidesReadsFromApple {
+      guard appleRecorder.repeats(read) else { return false }
+      recorders += 1
+    }
+    return recorders > 0
+  }
+
+  func recorded(_ read: Read) {
+    scope?.lastRead = read
+    if window != nil, !hidesReadsFromApple { appleRecorder.recorded(read) }
+  }
+
   /// Hands out `child`, read at `step` from the value of `parent`: at the location below, bound
   /// to it if the parent still holds its value there (the holder has not moved on since).
   func handOut(_ child: Extent, below parent: Handout, at step: LocationStep) {
@@ -310,7 +347,10 @@ func track<T, E: Error>(
     context.openScopes.removeLast()
     context.scope = outer
     // Apple's closure, if it encloses this one, reads the values handed out here too.
-    if outer == nil, let window = context.window, !hidden { window.absorb(scope.handouts) }
+    if outer == nil, let window = context.window, !hidden {
+      window.absorb(scope.handouts)
+      context.appleRecorder.forgetLastRead()
+    }
     scope.reset()
     context.spareScopes.append(scope)
   }
