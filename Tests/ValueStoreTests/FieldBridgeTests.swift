@@ -263,5 +263,5 @@ private struct UncheckedWideStore: @unchecked Sendable {
 /// How many of a root store's top-level keys Apple's Observation knows a key path for.
 @MainActor
 func appleKeys<State, Action>(_ store: Store<State, Action>) -> Int {
-  withRegistry { _ in store.holderRoot!.location.apple.keyCount }
+  withRegistry { _ in store.holderRoot!.location.apple?.keyCount ?? 0 }
 }

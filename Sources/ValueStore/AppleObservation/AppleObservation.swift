@@ -175,7 +175,7 @@ enum AppleObservation {
   /// A read of `key` at `place` that Apple may be recording on this thread: recorded as the
   /// current run's record (see `AppleSubscriptions`), listed at the place once Apple recorded it.
   static func access(_ place: Subscribers, _ key: FieldKey, _ keyPath: AnyKeyPath?, _ context: ThreadContext) {
-    let apple = place.apple
+    let apple = place.makeApple()
     let recorder = context.appleRecorder
     let (record, appleKeyPath) = recorder.record(of: key, at: apple)
     recorder.accessing = true
@@ -189,8 +189,7 @@ enum AppleObservation {
   /// `changes` were written at `place`: Apple's scopes that read them hear it, after the
   /// mutation, outside every lock.
   static func didChange(_ place: Subscribers, _ changes: [Change]) {
-    let apple = place.apple
-    guard apple.isObserved.load(ordering: .relaxed) else { return }
+    guard let apple = place.apple, apple.isObserved.load(ordering: .relaxed) else { return }
     let thread = ObjectIdentifier(ThreadContext.current)
     let keyPaths = withRegistry { _ in apple.keyPaths(changing: changes, on: thread) }
     guard !keyPaths.isEmpty else { return }
@@ -211,9 +210,9 @@ enum AppleObservation {
     var deliveries: [Delivery] = []
     withRegistry { _ in
       location.forEachInTree {
-        guard $0.apple.isObserved.load(ordering: .relaxed) else { return }
-        let keyPaths = $0.apple.keyPaths(changing: [Change(key: .any, keyPath: nil)], on: thread)
-        if !keyPaths.isEmpty { deliveries.append(Delivery(apple: $0.apple, keyPaths: keyPaths)) }
+        guard let apple = $0.apple, apple.isObserved.load(ordering: .relaxed) else { return }
+        let keyPaths = apple.keyPaths(changing: [Change(key: .any, keyPath: nil)], on: thread)
+        if !keyPaths.isEmpty { deliveries.append(Delivery(apple: apple, keyPaths: keyPaths)) }
       }
     }
     deliver(deliveries)

@@ -114,8 +114,8 @@ extension Extent {
       if let box = origin.box.load() {
         // A reader still to register on the origin would miss the fork's writes: it fires.
         box.version.add(1, ordering: .relaxed)
-        if bare, box.isObserved.load(ordering: .relaxed) || box.apple.isObserved.load(ordering: .relaxed) {
-          let copied = Subscribers(apple: box.apple)
+        if bare, box.isObserved.load(ordering: .relaxed) || box.apple?.isObserved.load(ordering: .relaxed) == true {
+          let copied = Subscribers(sharing: box.apple)
           copied.copyRegistrations(of: box)
           _ = fork.box.storeIfNil(copied)
           flags |= Extent.hasBox
@@ -236,7 +236,7 @@ extension Extent {
   /// The readers' box of this bare value, made on first use.
   func makeBox() -> Subscribers {
     if let box = box.load() { return box }
-    let made = box.storeIfNil(Subscribers(apple: AppleSubscriptions()))
+    let made = box.storeIfNil(Subscribers())
     flags.bitwiseOr(Extent.hasBox, ordering: .relaxed)
     return made
   }

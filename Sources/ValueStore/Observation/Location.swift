@@ -23,13 +23,16 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
   @usableFromInline let link = LocationLink()
 
   init() {
-    super.init(apple: AppleSubscriptions())
+    super.init()
     link.location = self
+  }
+
+  override func madeApple(_ apple: AppleSubscriptions) {
     apple.onObserved = { [link] in link.isObserved.store(true, ordering: .relaxed) }
   }
 
   override func observedChanged(_ observed: Bool) {
-    link.isObserved.store(observed || apple.isObserved.load(ordering: .relaxed), ordering: .relaxed)
+    link.isObserved.store(observed || apple?.isObserved.load(ordering: .relaxed) == true, ordering: .relaxed)
   }
 
   /// Calls `body` with this location and every one below. Requires the registry lock.

@@ -18,12 +18,28 @@ class Subscribers: @unchecked Sendable {
   @usableFromInline let version = Atomic<UInt64>(0)
   /// `!table.isEmpty`, readable without the lock: a write finds nobody to tell in one load.
   @usableFromInline let isObserved = Atomic<Bool>(false)
-  /// Apple's Observation's scopes that read here (AppleObservation/). A bare value's fork shares
-  /// its origin's: Observation's subscriptions cannot be copied, and the fork may be the value
-  /// they read.
-  let apple: AppleSubscriptions
+  /// Apple's Observation's scopes that read here (AppleObservation/), made when Observation first
+  /// reads here. A bare value's fork shares its origin's: Observation's subscriptions cannot be
+  /// copied, and the fork may be the value they read.
+  private let appleSubscriptions = SetOnce<AppleSubscriptions>()
 
-  init(apple: AppleSubscriptions) { self.apple = apple }
+  init(sharing apple: AppleSubscriptions? = nil) {
+    if let apple { _ = appleSubscriptions.storeIfNil(apple) }
+  }
+
+  /// Apple's subscriptions here, if Observation ever read here.
+  var apple: AppleSubscriptions? { appleSubscriptions.load() }
+
+  /// Apple's subscriptions here, made on Observation's first read.
+  func makeApple() -> AppleSubscriptions {
+    if let made = appleSubscriptions.load() { return made }
+    let apple = appleSubscriptions.storeIfNil(AppleSubscriptions())
+    madeApple(apple)
+    return apple
+  }
+
+  /// Apple's subscriptions were made here (a location mirrors whether anyone observes it).
+  func madeApple(_ apple: AppleSubscriptions) {}
 
   /// `isObserved` became `observed` (a location mirrors it for writes). Requires the registry lock.
   func observedChanged(_ observed: Bool) {}

@@ -73,6 +73,14 @@ final class TrackingScope {
   /// once keeps registration and notification proportional to what was read.
   private func distinctAccesses() -> [Access] {
     if accesses.count <= 1 { return accesses }
+    if accesses.count <= 16 {  // a scan is cheaper than hashing
+      var distinct: [Access] = []
+      distinct.reserveCapacity(accesses.count)
+      for access in accesses where !distinct.contains(where: { $0.subscribers === access.subscribers && $0.key == access.key }) {
+        distinct.append(access)
+      }
+      return distinct
+    }
     var seen = Set<AccessKey>()
     return accesses.filter { seen.insert(AccessKey($0)).inserted }
   }
