@@ -35,9 +35,9 @@ final class Extent: @unchecked Sendable {
   @usableFromInline let box = SetOnce<Subscribers>()
   /// The extent this one was forked from, until a holder binds it or the lineage is cut. Guarded
   /// by ``registry``.
-  var origin: Extent?
+  @exclusivity(unchecked) var origin: Extent?
   /// The keys written since the fork (deduplicated). Guarded by ``registry``.
-  var changes: [Change] = []
+  @exclusivity(unchecked) var changes: [Change] = []
 
   @usableFromInline static let isFork: UInt8 = 1
   @usableFromInline static let hasBox: UInt8 = 2

@@ -7,9 +7,9 @@ final class Observer: @unchecked Sendable {
   /// by ``registry``. Weak: a place holds its observers, and an observer that never fires must not
   /// keep the place (a holder's location, with whatever else is subscribed to it) alive after
   /// its holder.
-  private var places: [(subscribers: Weak<Subscribers>, registrations: Int)] = []
+  @exclusivity(unchecked) private var places: [(subscribers: Weak<Subscribers>, registrations: Int)] = []
   /// Guarded by ``registry``.
-  private(set) var state = State.active
+  @exclusivity(unchecked) private(set) var state = State.active
 
   enum State {
     /// Registered early, while its tracking closure still runs (it mutated a holder, see

@@ -9,9 +9,9 @@ import Synchronization
 @usableFromInline
 class Subscribers: @unchecked Sendable {
   /// Guarded by ``registry``.
-  var table = RegistrationTable()
+  @exclusivity(unchecked) var table = RegistrationTable()
   /// Registrations of deactivated observers still in `table`. Guarded by ``registry``.
-  private var inactive = 0
+  @exclusivity(unchecked) private var inactive = 0
   /// Goes up by one at every write that reaches this place: an access that read an older version
   /// registers too late to hear that write, so it fires as it registers (a change between a
   /// tracked read and its registration).

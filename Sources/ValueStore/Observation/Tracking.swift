@@ -1,17 +1,17 @@
 /// The reads recorded while a `withTracking` closure runs on this thread, and the values holders
 /// handed out to it.
 final class TrackingScope {
-  private(set) var accesses: [Access] = []
+  @exclusivity(unchecked) private(set) var accesses: [Access] = []
   /// The values a holder handed out in this scope, by extent serial: reads made on them (on the
   /// copies the holder returned: `store.child.count` reads `count` on a copy of `child`) belong to
   /// the holder's location. Any other read is of a bare value.
-  private(set) var handouts: [UInt64: Handout] = [:]
+  @exclusivity(unchecked) private(set) var handouts: [UInt64: Handout] = [:]
   /// The last access recorded: a read repeating it at once (a loop, a body reading `store.count`
   /// twice) is not recorded again.
-  private var last: (subscribers: ObjectIdentifier, key: FieldKey)?
+  @exclusivity(unchecked) private var last: (subscribers: ObjectIdentifier, key: FieldKey)?
   /// The last read recorded (see `ThreadContext.repeats`). Forgotten whenever accesses or
   /// handouts change otherwise.
-  var lastRead: Read?
+  @exclusivity(unchecked) var lastRead: Read?
   /// The enclosing scope on this thread, and what a change calls: for the reads registered
   /// before the closure ends (see `registerPendingReads`).
   var outer: TrackingScope?
