@@ -20,7 +20,27 @@ struct Slot {
   @usableFromInline let before: ObservationIdentity
   /// The value before the slot made it its location's own, if that forked it (a snapshot shared
   /// it): written back (`state = snapshot` of an unchanged copy), it is the slot's value again.
-  @usableFromInline let original: ObservationIdentity?
+  @usableFromInline let original: Original?
+
+  /// The value a slot forked for its location, held while the slot reconciles: a slot recognises
+  /// its values by their extents' serials, and a lineage drops an ancestor nothing else holds
+  /// (`Extent.spliceLineage`). Held, it stays in the lineage of every copy of it, and a copy of
+  /// it written meanwhile forks (and records its writes) rather than writing it in place.
+  @usableFromInline
+  struct Original {
+    @usableFromInline let identity: ObservationIdentity
+    @usableFromInline let extent: Extent
+
+    /// The value `before` was forked from as the slot bound it (`unbound`, whose extent `origin`
+    /// is, taken from the fork as binding cut its lineage), or nil: it was bound as it was, or
+    /// detached (it was bound to another location).
+    @inlinable
+    init?(_ unbound: ObservationIdentity, boundAs before: ObservationIdentity, origin: Extent?) {
+      guard unbound != before, let origin, origin.serial == unbound.serial else { return nil }
+      identity = unbound
+      extent = origin
+    }
+  }
 
   /// The slot holding `value` at `step` below `parent` (the parent's bound location, nil for a
   /// copy or a value nobody observes), before a write that changes it in place.
@@ -29,8 +49,9 @@ struct Slot {
     location = Slot.location(step(), below: parent)
     if let location {
       let unbound = kind._identity(of: value)
-      before = kind._bind(&value, to: location)
-      original = unbound == before ? nil : unbound
+      let bound = kind._bind(&value, to: location)
+      before = bound.identity
+      original = Original(unbound, boundAs: before, origin: bound.origin)
     } else {
       before = kind._identity(of: value)
       original = nil
@@ -48,7 +69,7 @@ struct Slot {
 
   /// A holder's root slot, after the mutation found its value changed (see `bindRoot`).
   @usableFromInline
-  init(root location: Location, before: ObservationIdentity, original: ObservationIdentity?) {
+  init(root location: Location, before: ObservationIdentity, original: Original?) {
     self.location = location
     self.before = before
     self.original = original
@@ -67,10 +88,10 @@ struct Slot {
   @inlinable
   static func bindRoot<Value: ObservationIdentifiable>(
     _ value: inout Value, to location: Location
-  ) -> (before: ObservationIdentity, original: ObservationIdentity?) {
+  ) -> (before: ObservationIdentity, original: Original?) {
     let unbound = value.observationIdentity
-    let before = value._bind(to: location)
-    return (before, unbound == before ? nil : unbound)
+    let (before, origin) = value._bind(to: location)
+    return (before, Original(unbound, boundAs: before, origin: origin))
   }
 
   /// The location at `step` below `parent`, if a read reached it.
@@ -104,7 +125,7 @@ struct Slot {
   func reconcileChange(
     _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> Below?
   ) -> Bool {
-    if let original, after == original, let location, let extent = after.extent {
+    if let original, after == original.identity, let location, let extent = after.extent {
       // The value it held before the slot forked it, back: the writes made meanwhile were heard
       // as they were made; it is the location's value again.
       _ = withRegistry { extent.bind(to: location, &$0) }
@@ -119,7 +140,7 @@ struct Slot {
       // mutation wrote meanwhile was heard as it was written).
       guard let extent = after.extent, after.tag == before.tag, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
         let (ancestor, written) = extent.lineage(reaching: before.serial)
-          ?? original.flatMap({ extent.lineage(reaching: $0.serial) })
+          ?? original.flatMap({ extent.lineage(reaching: $0.identity.serial) })
       else { return nil }
       if let location {
         if extent.bind(to: location, &garbage) {
@@ -197,28 +218,33 @@ extension Location {
 extension ObservationIdentifiable {
   /// Makes this value `location`'s own before the holder writes it: forked if a copy shares it,
   /// bound, and given a fresh identity if it is bound to another location (it moved there).
-  /// Returns its identity then.
+  /// Returns its identity then, and the extent it was forked from, if binding cut that lineage.
   @inlinable
-  mutating func _bind(to location: Location) -> ObservationIdentity {
+  mutating func _bind(to location: Location) -> (identity: ObservationIdentity, origin: Extent?) {
     _makeIdentityUnique()
     let identity = observationIdentity
     guard let extent = identity.unmanagedExtent,
       extent._withUnsafeGuaranteedRef({ !location.isBound(to: $0) || !$0.location.holds(location.link) })
-    else { return identity }
+    else { return (identity, nil) }
     return _bindSlowly(extent.takeUnretainedValue(), to: location)
   }
 
   @usableFromInline @inline(never)
-  mutating func _bindSlowly(_ extent: Extent, to location: Location) -> ObservationIdentity {
-    if !withRegistry({ extent.bind(to: location, &$0) }) {
+  mutating func _bindSlowly(_ extent: Extent, to location: Location) -> (identity: ObservationIdentity, origin: Extent?) {
+    var origin: Extent?
+    if !withRegistry({ garbage in
+      origin = extent.origin
+      return extent.bind(to: location, &garbage)
+    }) {
+      origin = nil
       _detach()
       if let fresh = observationIdentity.extent { _ = withRegistry { fresh.bind(to: location, &$0) } }
     }
-    return observationIdentity
+    return (observationIdentity, origin)
   }
 
   @inlinable @inline(__always)
-  static func _bind<T>(_ value: inout T, to location: Location) -> ObservationIdentity {
+  static func _bind<T>(_ value: inout T, to location: Location) -> (identity: ObservationIdentity, origin: Extent?) {
     withUnsafeMutablePointer(to: &value) {
       UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self).pointee._bind(to: location)
     }
