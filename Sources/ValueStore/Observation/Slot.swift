@@ -131,9 +131,7 @@ struct Slot {
       _ = withRegistry { extent.bind(to: location, &$0) }
       return true
     }
-    var apple: [(Location, [Change]?)] = []
-    var bareBox: Subscribers?
-    var bareWritten: [Change] = []
+    var apple: [(Subscribers, [Change]?)] = []
     let adopted = withRegistry { garbage -> [Delivery]? in
       // A descendant of the value the slot held — or, if the slot forked it for its location, of
       // the value before that fork (a copy taken before this mutation, written back: what the
@@ -150,14 +148,14 @@ struct Slot {
       }
       // Outside a holder's mutation (a bare value): the ancestor's bare readers read this slot;
       // they follow the value here and hear what was written since (a bare copy written back,
-      // S13). Inside one, they read a copy (as a fork there takes no bare readers along).
+      // S13), and so do the readers of the values below it. Inside one, they read a copy (as a
+      // fork there takes no bare readers along).
       var deliveries: [Delivery] = []
-      if ThreadContext.current.holderDepth == 0, let box = ancestor.box.load(), box.isObserved.load(ordering: .relaxed) {
-        box.version.add(1, ordering: .relaxed)
-        deliveries = box.matching(written)
-        extent.makeBox().copyRegistrations(of: box)
-        (bareBox, bareWritten) = (box, written)
+      if ThreadContext.current.holderDepth == 0, let box = ancestor.box.load() {
+        deliveries = box.deliveries(for: written, to: extent, below: below, &garbage, apple: &apple)
       }
+      // The value read at this step below the owner is this one now.
+      if let box = owner?.box.load(), box.below[step] != nil { box.read(extent, at: step, &garbage) }
       if let owner, owner.flags.load(ordering: .relaxed) & Extent.isFork != 0, owner.boundLocation == nil {
         // In a copy: whoever writes the copy back learns that something below changed.
         owner.record(Change(below: step), &garbage)
@@ -169,7 +167,6 @@ struct Slot {
     if let adopted {
       deliver(adopted)
       AppleObservation.tell(apple)
-      if let box = bareBox, !bareWritten.isEmpty { AppleObservation.didChange(box, bareWritten) }
       return true
     }
     if let location {
@@ -192,7 +189,7 @@ extension Location {
   /// location, or (nil) that everything there and below changed.
   func deliveries(
     for changes: [Change], below lookup: (LocationStep) -> Below? = { _ in nil },
-    _ garbage: inout [AnyObject], apple: inout [(Location, [Change]?)]
+    _ garbage: inout [AnyObject], apple: inout [(Subscribers, [Change]?)]
   ) -> [Delivery] {
     version.add(1, ordering: .relaxed)
     var deliveries = matching(changes)
@@ -212,6 +209,58 @@ extension Location {
       }
     }
     return deliveries
+  }
+}
+
+extension BareBox {
+  /// The readers of `changes` made to the bare value whose box this is, as `value`, a descendant
+  /// of it, takes its place (a copy written back): they hear the keys written and follow the value
+  /// to its box; below every step changed, the readers of the value read there are reconciled with
+  /// the value `lookup` finds there in turn — a descendant the same way, anything else (or nothing
+  /// found) as a replacement. Requires the registry lock. `apple`: as for a location.
+  func deliveries(
+    for changes: [Change], to value: Extent, below lookup: (LocationStep) -> Below?,
+    _ garbage: inout [AnyObject], apple: inout [(Subscribers, [Change]?)]
+  ) -> [Delivery] {
+    version.add(1, ordering: .relaxed)
+    guard isInUse else { return [] }
+    var deliveries = matching(changes)
+    if changes.contains(where: { $0.below == nil }) { apple.append((self, changes)) }
+    let box = value.makeBox()
+    box.copyRegistrations(of: self)
+    for (step, child) in below {
+      // The value at `step` below `value`: the one read there, unless a change below it says so.
+      var moved: Extent? = child
+      if changes.contains(where: { $0.below == step }) {
+        let found = lookup(step)
+        moved = found?.identity.extent
+        if let found, let extent = moved, extent !== child {
+          if extent.flags.load(ordering: .relaxed) & Extent.isFork != 0, let (_, written) = extent.lineage(reaching: child.serial) {
+            if let below = child.box.load() {
+              deliveries += below.deliveries(for: written, to: extent, below: found.next, &garbage, apple: &apple)
+            }
+          } else {
+            if let below = child.box.load() { deliveries += below.replacedDeliveries(apple: &apple) }
+          }
+        } else if moved == nil, let below = child.box.load() {
+          deliveries += below.replacedDeliveries(apple: &apple)
+        }
+      }
+      if let moved {
+        box.read(moved, at: step, &garbage)
+      } else if let gone = box.below.removeValue(forKey: step) {
+        garbage.append(gone)
+      }
+    }
+    return deliveries
+  }
+
+  /// Every reader here: the value they read was replaced (bare readers read every step down to a
+  /// value, so they all read something here). Requires the registry lock.
+  func replacedDeliveries(apple: inout [(Subscribers, [Change]?)]) -> [Delivery] {
+    version.add(1, ordering: .relaxed)
+    apple.append((self, nil))
+    return everyObserver()
   }
 }
 
