@@ -19,27 +19,22 @@ struct Slot {
   @usableFromInline let location: Location?
   @usableFromInline let before: ObservationIdentity
   /// The value before the slot made it its location's own, if that forked it (a snapshot shared
-  /// it): written back (`state = snapshot` of an unchanged copy), it is the slot's value again.
-  @usableFromInline let original: Original?
+  /// it): written back (`state = snapshot` of an unchanged copy), it is the slot's value again
+  /// (its identity is `before`'s tag with this extent's serial).
+  ///
+  /// Held while the slot reconciles: a slot recognises its values by their extents' serials, and
+  /// a lineage drops an ancestor nothing else holds (`Extent.spliceLineage`). Held, it stays in
+  /// the lineage of every copy of it, and a copy of it written meanwhile forks (and records its
+  /// writes) rather than writing it in place.
+  @usableFromInline let original: Extent?
 
-  /// The value a slot forked for its location, held while the slot reconciles: a slot recognises
-  /// its values by their extents' serials, and a lineage drops an ancestor nothing else holds
-  /// (`Extent.spliceLineage`). Held, it stays in the lineage of every copy of it, and a copy of
-  /// it written meanwhile forks (and records its writes) rather than writing it in place.
-  @usableFromInline
-  struct Original {
-    @usableFromInline let identity: ObservationIdentity
-    @usableFromInline let extent: Extent
-
-    /// The value `before` was forked from as the slot bound it (`unbound`, whose extent `origin`
-    /// is, taken from the fork as binding cut its lineage), or nil: it was bound as it was, or
-    /// detached (it was bound to another location).
-    @inlinable
-    init?(_ unbound: ObservationIdentity, boundAs before: ObservationIdentity, origin: Extent?) {
-      guard unbound != before, let origin, origin.serial == unbound.serial else { return nil }
-      identity = unbound
-      extent = origin
-    }
+  /// The extent `before` was forked from as the slot bound it (`unbound`'s, which `origin` is,
+  /// taken from the fork as binding cut its lineage), or nil: it was bound as it was, or detached
+  /// (it was bound to another location).
+  @inlinable
+  static func original(_ unbound: ObservationIdentity, boundAs before: ObservationIdentity, origin: Extent?) -> Extent? {
+    guard unbound != before, let origin, origin.serial == unbound.serial else { return nil }
+    return origin
   }
 
   /// The slot holding `value` at `step` below `parent` (the parent's bound location, nil for a
@@ -51,7 +46,7 @@ struct Slot {
       let unbound = kind._identity(of: value)
       let bound = kind._bind(&value, to: location)
       before = bound.identity
-      original = Original(unbound, boundAs: before, origin: bound.origin)
+      original = Slot.original(unbound, boundAs: before, origin: bound.origin?.takeRetainedValue())
     } else {
       before = kind._identity(of: value)
       original = nil
@@ -69,7 +64,7 @@ struct Slot {
 
   /// A holder's root slot, after the mutation found its value changed (see `bindRoot`).
   @usableFromInline
-  init(root location: Location, before: ObservationIdentity, original: Original?) {
+  init(root location: Location, before: ObservationIdentity, original: Extent?) {
     self.location = location
     self.before = before
     self.original = original
@@ -84,14 +79,16 @@ struct Slot {
 
   /// Before a holder's mutation: its root made its location's own. Returns the root slot's
   /// `before` and `original` (the slot itself is made only if the value changed: the location
-  /// is borrowed from the holder until then).
+  /// is borrowed from the holder until then). `original` is retained: the caller releases it as
+  /// the mutation ends (unmanaged, so that a mutation that forked nothing pays nothing for it).
   @inlinable
   static func bindRoot<Value: ObservationIdentifiable>(
     _ value: inout Value, to location: Location
-  ) -> (before: ObservationIdentity, original: Original?) {
+  ) -> (before: ObservationIdentity, original: Unmanaged<Extent>?) {
     let unbound = value.observationIdentity
     let (before, origin) = value._bind(to: location)
-    return (before, Original(unbound, boundAs: before, origin: origin))
+    guard let origin else { return (before, nil) }
+    return (before, Slot.original(unbound, boundAs: before, origin: origin.takeRetainedValue()).map { .passRetained($0) })
   }
 
   /// The location at `step` below `parent`, if a read reached it.
@@ -125,7 +122,7 @@ struct Slot {
   func reconcileChange(
     _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> Below?
   ) -> Bool {
-    if let original, after == original.identity, let location, let extent = after.extent {
+    if let original, after.serial == original.serial, after.tag == before.tag, let location, let extent = after.extent {
       // The value it held before the slot forked it, back: the writes made meanwhile were heard
       // as they were made; it is the location's value again.
       _ = withRegistry { extent.bind(to: location, &$0) }
@@ -138,7 +135,7 @@ struct Slot {
       // mutation wrote meanwhile was heard as it was written).
       guard let extent = after.extent, after.tag == before.tag, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
         let (ancestor, written) = extent.lineage(reaching: before.serial)
-          ?? original.flatMap({ extent.lineage(reaching: $0.identity.serial) })
+          ?? original.flatMap({ extent.lineage(reaching: $0.serial) })
       else { return nil }
       if let location {
         if extent.bind(to: location, &garbage) {
@@ -267,9 +264,10 @@ extension BareBox {
 extension ObservationIdentifiable {
   /// Makes this value `location`'s own before the holder writes it: forked if a copy shares it,
   /// bound, and given a fresh identity if it is bound to another location (it moved there).
-  /// Returns its identity then, and the extent it was forked from, if binding cut that lineage.
+  /// Returns its identity then, and the extent it was forked from if binding cut that lineage
+  /// (retained: the caller owns it; unmanaged, so that the common case carries no reference).
   @inlinable
-  mutating func _bind(to location: Location) -> (identity: ObservationIdentity, origin: Extent?) {
+  mutating func _bind(to location: Location) -> (identity: ObservationIdentity, origin: Unmanaged<Extent>?) {
     _makeIdentityUnique()
     let identity = observationIdentity
     guard let extent = identity.unmanagedExtent,
@@ -279,7 +277,7 @@ extension ObservationIdentifiable {
   }
 
   @usableFromInline @inline(never)
-  mutating func _bindSlowly(_ extent: Extent, to location: Location) -> (identity: ObservationIdentity, origin: Extent?) {
+  mutating func _bindSlowly(_ extent: Extent, to location: Location) -> (identity: ObservationIdentity, origin: Unmanaged<Extent>?) {
     var origin: Extent?
     if !withRegistry({ garbage in
       origin = extent.origin
@@ -289,11 +287,11 @@ extension ObservationIdentifiable {
       _detach()
       if let fresh = observationIdentity.extent { _ = withRegistry { fresh.bind(to: location, &$0) } }
     }
-    return (observationIdentity, origin)
+    return (observationIdentity, origin.map { .passRetained($0) })
   }
 
   @inlinable @inline(__always)
-  static func _bind<T>(_ value: inout T, to location: Location) -> (identity: ObservationIdentity, origin: Extent?) {
+  static func _bind<T>(_ value: inout T, to location: Location) -> (identity: ObservationIdentity, origin: Unmanaged<Extent>?) {
     withUnsafeMutablePointer(to: &value) {
       UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self).pointee._bind(to: location)
     }
