@@ -196,11 +196,17 @@ enum AppleObservation {
     deliver([Delivery(apple: apple, keyPaths: keyPaths)])
   }
 
-  /// Tells what a reconciliation collected: keys written at a location, or (nil) everything there
-  /// and below replaced.
-  static func tell(_ changes: [(Location, [Change]?)]) {
-    for (location, written) in changes {
-      if let written { didChange(location, written) } else { didReplace(location) }
+  /// Tells what a reconciliation collected: keys written at a place, or (nil) everything there
+  /// (and, at a location, below) replaced.
+  static func tell(_ changes: [(Subscribers, [Change]?)]) {
+    for (place, written) in changes {
+      if let written {
+        didChange(place, written)
+      } else if let location = place as? Location {
+        didReplace(location)
+      } else {
+        didChange(place, [Change(key: .any, keyPath: nil)])
+      }
     }
   }
 

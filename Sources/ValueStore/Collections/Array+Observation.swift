@@ -54,7 +54,7 @@ extension Extent {
   /// bound instead and the location's readers hear what was written since.
   @usableFromInline @inline(never)
   func adopt(at location: Location) {
-    var apple: [(Location, [Change]?)] = []
+    var apple: [(Subscribers, [Change]?)] = []
     let deliveries = withRegistry { garbage -> [Delivery] in
       let bound = location.boundSerial.load(ordering: .relaxed)
       guard let changes = self.written(since: bound), bind(to: location, &garbage) else { return [] }

@@ -151,6 +151,8 @@ extension Extent {
         context.record(
           Access(subscribers: box, key: .identity, keyPath: nil, version: box.version.load(ordering: .relaxed), serial: 0),
           bare: child.lineageSerial)
+        let collection = makeBox()
+        withRegistry { garbage in collection.read(child, at: .element(AnyHashable(id)), &garbage) }
       } else {
         let box = makeBox()
         context.record(
@@ -258,7 +260,10 @@ extension IdentifiedArray {
     let after = _identity(of: element)
     if _fastPath(after == slot.before) { return true }
     if slot.before.isOpaque, let old, FieldKind<Element>.isEqual(old, element) == true { return true }
-    if slot.reconcile(after, owner: _extent, at: .element(AnyHashable(_ids[offset]))) { return true }
+    let type = _observableType
+    if slot.reconcile(after, owner: _extent, at: .element(AnyHashable(_ids[offset])), below: { type._below(of: element, at: $0) }) {
+      return true
+    }
     // Replaced: the slot told the location's readers; a bare reader of the old element hears it,
     // and a copy records it.
     _extent.elementLeft(

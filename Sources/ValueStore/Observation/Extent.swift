@@ -32,7 +32,7 @@ final class Extent: @unchecked Sendable {
   /// them, alive.
   @usableFromInline let location = SetOnce<LocationLink>()
   /// The readers of this value outside any holder.
-  @usableFromInline let box = SetOnce<Subscribers>()
+  @usableFromInline let box = SetOnce<BareBox>()
   /// The extent this one was forked from, until a holder binds it or the lineage is cut. Guarded
   /// by ``registry``.
   @exclusivity(unchecked) var origin: Extent?
@@ -114,10 +114,8 @@ extension Extent {
       if let box = origin.box.load() {
         // A reader still to register on the origin would miss the fork's writes: it fires.
         box.version.add(1, ordering: .relaxed)
-        if bare, box.isObserved.load(ordering: .relaxed) || box.apple?.isObserved.load(ordering: .relaxed) == true {
-          let copied = Subscribers(sharing: box.apple)
-          copied.copyRegistrations(of: box)
-          _ = fork.box.storeIfNil(copied)
+        if bare, box.isInUse {
+          _ = fork.box.storeIfNil(box.copy())
           flags |= Extent.hasBox
         }
       }
@@ -234,9 +232,9 @@ extension Extent {
   }
 
   /// The readers' box of this bare value, made on first use.
-  func makeBox() -> Subscribers {
+  func makeBox() -> BareBox {
     if let box = box.load() { return box }
-    let made = box.storeIfNil(Subscribers())
+    let made = box.storeIfNil(BareBox())
     flags.bitwiseOr(Extent.hasBox, ordering: .relaxed)
     return made
   }

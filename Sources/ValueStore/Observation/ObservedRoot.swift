@@ -162,8 +162,10 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   defer {
     context.exitHolderMutation(saved)
     if Slot.identity(of: &value) != before {
-      reconcileRoot(&value, Slot(root: root.location, before: before, original: original), isUnchanged: isUnchanged)
+      let slot = Slot(root: root.location, before: before, original: original?.takeUnretainedValue())
+      reconcileRoot(&value, slot, isUnchanged: isUnchanged)
     }
+    original?.release()
   }
   return try body(&value)
 }

@@ -19,8 +19,23 @@ struct Slot {
   @usableFromInline let location: Location?
   @usableFromInline let before: ObservationIdentity
   /// The value before the slot made it its location's own, if that forked it (a snapshot shared
-  /// it): written back (`state = snapshot` of an unchanged copy), it is the slot's value again.
-  @usableFromInline let original: ObservationIdentity?
+  /// it): written back (`state = snapshot` of an unchanged copy), it is the slot's value again
+  /// (its identity is `before`'s tag with this extent's serial).
+  ///
+  /// Held while the slot reconciles: a slot recognises its values by their extents' serials, and
+  /// a lineage drops an ancestor nothing else holds (`Extent.spliceLineage`). Held, it stays in
+  /// the lineage of every copy of it, and a copy of it written meanwhile forks (and records its
+  /// writes) rather than writing it in place.
+  @usableFromInline let original: Extent?
+
+  /// The extent `before` was forked from as the slot bound it (`unbound`'s, which `origin` is,
+  /// taken from the fork as binding cut its lineage), or nil: it was bound as it was, or detached
+  /// (it was bound to another location).
+  @inlinable
+  static func original(_ unbound: ObservationIdentity, boundAs before: ObservationIdentity, origin: Extent?) -> Extent? {
+    guard unbound != before, let origin, origin.serial == unbound.serial else { return nil }
+    return origin
+  }
 
   /// The slot holding `value` at `step` below `parent` (the parent's bound location, nil for a
   /// copy or a value nobody observes), before a write that changes it in place.
@@ -29,8 +44,9 @@ struct Slot {
     location = Slot.location(step(), below: parent)
     if let location {
       let unbound = kind._identity(of: value)
-      before = kind._bind(&value, to: location)
-      original = unbound == before ? nil : unbound
+      let bound = kind._bind(&value, to: location)
+      before = bound.identity
+      original = Slot.original(unbound, boundAs: before, origin: bound.origin?.takeRetainedValue())
     } else {
       before = kind._identity(of: value)
       original = nil
@@ -48,7 +64,7 @@ struct Slot {
 
   /// A holder's root slot, after the mutation found its value changed (see `bindRoot`).
   @usableFromInline
-  init(root location: Location, before: ObservationIdentity, original: ObservationIdentity?) {
+  init(root location: Location, before: ObservationIdentity, original: Extent?) {
     self.location = location
     self.before = before
     self.original = original
@@ -63,14 +79,16 @@ struct Slot {
 
   /// Before a holder's mutation: its root made its location's own. Returns the root slot's
   /// `before` and `original` (the slot itself is made only if the value changed: the location
-  /// is borrowed from the holder until then).
+  /// is borrowed from the holder until then). `original` is retained: the caller releases it as
+  /// the mutation ends (unmanaged, so that a mutation that forked nothing pays nothing for it).
   @inlinable
   static func bindRoot<Value: ObservationIdentifiable>(
     _ value: inout Value, to location: Location
-  ) -> (before: ObservationIdentity, original: ObservationIdentity?) {
+  ) -> (before: ObservationIdentity, original: Unmanaged<Extent>?) {
     let unbound = value.observationIdentity
-    let before = value._bind(to: location)
-    return (before, unbound == before ? nil : unbound)
+    let (before, origin) = value._bind(to: location)
+    guard let origin else { return (before, nil) }
+    return (before, Slot.original(unbound, boundAs: before, origin: origin.takeRetainedValue()).map { .passRetained($0) })
   }
 
   /// The location at `step` below `parent`, if a read reached it.
@@ -104,15 +122,13 @@ struct Slot {
   func reconcileChange(
     _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> Below?
   ) -> Bool {
-    if let original, after == original, let location, let extent = after.extent {
+    if let original, after.serial == original.serial, after.tag == before.tag, let location, let extent = after.extent {
       // The value it held before the slot forked it, back: the writes made meanwhile were heard
       // as they were made; it is the location's value again.
       _ = withRegistry { extent.bind(to: location, &$0) }
       return true
     }
-    var apple: [(Location, [Change]?)] = []
-    var bareBox: Subscribers?
-    var bareWritten: [Change] = []
+    var apple: [(Subscribers, [Change]?)] = []
     let adopted = withRegistry { garbage -> [Delivery]? in
       // A descendant of the value the slot held — or, if the slot forked it for its location, of
       // the value before that fork (a copy taken before this mutation, written back: what the
@@ -129,14 +145,14 @@ struct Slot {
       }
       // Outside a holder's mutation (a bare value): the ancestor's bare readers read this slot;
       // they follow the value here and hear what was written since (a bare copy written back,
-      // S13). Inside one, they read a copy (as a fork there takes no bare readers along).
+      // S13), and so do the readers of the values below it. Inside one, they read a copy (as a
+      // fork there takes no bare readers along).
       var deliveries: [Delivery] = []
-      if ThreadContext.current.holderDepth == 0, let box = ancestor.box.load(), box.isObserved.load(ordering: .relaxed) {
-        box.version.add(1, ordering: .relaxed)
-        deliveries = box.matching(written)
-        extent.makeBox().copyRegistrations(of: box)
-        (bareBox, bareWritten) = (box, written)
+      if ThreadContext.current.holderDepth == 0, let box = ancestor.box.load() {
+        deliveries = box.deliveries(for: written, to: extent, below: below, &garbage, apple: &apple)
       }
+      // The value read at this step below the owner is this one now.
+      if let box = owner?.box.load(), box.below[step] != nil { box.read(extent, at: step, &garbage) }
       if let owner, owner.flags.load(ordering: .relaxed) & Extent.isFork != 0, owner.boundLocation == nil {
         // In a copy: whoever writes the copy back learns that something below changed.
         owner.record(Change(below: step), &garbage)
@@ -148,7 +164,6 @@ struct Slot {
     if let adopted {
       deliver(adopted)
       AppleObservation.tell(apple)
-      if let box = bareBox, !bareWritten.isEmpty { AppleObservation.didChange(box, bareWritten) }
       return true
     }
     if let location {
@@ -171,7 +186,7 @@ extension Location {
   /// location, or (nil) that everything there and below changed.
   func deliveries(
     for changes: [Change], below lookup: (LocationStep) -> Below? = { _ in nil },
-    _ garbage: inout [AnyObject], apple: inout [(Location, [Change]?)]
+    _ garbage: inout [AnyObject], apple: inout [(Subscribers, [Change]?)]
   ) -> [Delivery] {
     version.add(1, ordering: .relaxed)
     var deliveries = matching(changes)
@@ -194,31 +209,89 @@ extension Location {
   }
 }
 
+extension BareBox {
+  /// The readers of `changes` made to the bare value whose box this is, as `value`, a descendant
+  /// of it, takes its place (a copy written back): they hear the keys written and follow the value
+  /// to its box; below every step changed, the readers of the value read there are reconciled with
+  /// the value `lookup` finds there in turn — a descendant the same way, anything else (or nothing
+  /// found) as a replacement. Requires the registry lock. `apple`: as for a location.
+  func deliveries(
+    for changes: [Change], to value: Extent, below lookup: (LocationStep) -> Below?,
+    _ garbage: inout [AnyObject], apple: inout [(Subscribers, [Change]?)]
+  ) -> [Delivery] {
+    version.add(1, ordering: .relaxed)
+    guard isInUse else { return [] }
+    var deliveries = matching(changes)
+    if changes.contains(where: { $0.below == nil }) { apple.append((self, changes)) }
+    let box = value.makeBox()
+    box.copyRegistrations(of: self)
+    for (step, child) in below {
+      // The value at `step` below `value`: the one read there, unless a change below it says so.
+      var moved: Extent? = child
+      if changes.contains(where: { $0.below == step }) {
+        let found = lookup(step)
+        moved = found?.identity.extent
+        if let found, let extent = moved, extent !== child {
+          if extent.flags.load(ordering: .relaxed) & Extent.isFork != 0, let (_, written) = extent.lineage(reaching: child.serial) {
+            if let below = child.box.load() {
+              deliveries += below.deliveries(for: written, to: extent, below: found.next, &garbage, apple: &apple)
+            }
+          } else {
+            if let below = child.box.load() { deliveries += below.replacedDeliveries(apple: &apple) }
+          }
+        } else if moved == nil, let below = child.box.load() {
+          deliveries += below.replacedDeliveries(apple: &apple)
+        }
+      }
+      if let moved {
+        box.read(moved, at: step, &garbage)
+      } else if let gone = box.below.removeValue(forKey: step) {
+        garbage.append(gone)
+      }
+    }
+    return deliveries
+  }
+
+  /// Every reader here: the value they read was replaced (bare readers read every step down to a
+  /// value, so they all read something here). Requires the registry lock.
+  func replacedDeliveries(apple: inout [(Subscribers, [Change]?)]) -> [Delivery] {
+    version.add(1, ordering: .relaxed)
+    apple.append((self, nil))
+    return everyObserver()
+  }
+}
+
 extension ObservationIdentifiable {
   /// Makes this value `location`'s own before the holder writes it: forked if a copy shares it,
   /// bound, and given a fresh identity if it is bound to another location (it moved there).
-  /// Returns its identity then.
+  /// Returns its identity then, and the extent it was forked from if binding cut that lineage
+  /// (retained: the caller owns it; unmanaged, so that the common case carries no reference).
   @inlinable
-  mutating func _bind(to location: Location) -> ObservationIdentity {
+  mutating func _bind(to location: Location) -> (identity: ObservationIdentity, origin: Unmanaged<Extent>?) {
     _makeIdentityUnique()
     let identity = observationIdentity
     guard let extent = identity.unmanagedExtent,
       extent._withUnsafeGuaranteedRef({ !location.isBound(to: $0) || !$0.location.holds(location.link) })
-    else { return identity }
+    else { return (identity, nil) }
     return _bindSlowly(extent.takeUnretainedValue(), to: location)
   }
 
   @usableFromInline @inline(never)
-  mutating func _bindSlowly(_ extent: Extent, to location: Location) -> ObservationIdentity {
-    if !withRegistry({ extent.bind(to: location, &$0) }) {
+  mutating func _bindSlowly(_ extent: Extent, to location: Location) -> (identity: ObservationIdentity, origin: Unmanaged<Extent>?) {
+    var origin: Extent?
+    if !withRegistry({ garbage in
+      origin = extent.origin
+      return extent.bind(to: location, &garbage)
+    }) {
+      origin = nil
       _detach()
       if let fresh = observationIdentity.extent { _ = withRegistry { fresh.bind(to: location, &$0) } }
     }
-    return observationIdentity
+    return (observationIdentity, origin.map { .passRetained($0) })
   }
 
   @inlinable @inline(__always)
-  static func _bind<T>(_ value: inout T, to location: Location) -> ObservationIdentity {
+  static func _bind<T>(_ value: inout T, to location: Location) -> (identity: ObservationIdentity, origin: Unmanaged<Extent>?) {
     withUnsafeMutablePointer(to: &value) {
       UnsafeMutableRawPointer($0).assumingMemoryBound(to: Self.self).pointee._bind(to: location)
     }

@@ -97,6 +97,42 @@ class Subscribers: @unchecked Sendable {
   }
 }
 
+/// The readers of a bare value (an ``Extent``'s box), and the values below it that its readers
+/// read through it.
+///
+/// A holder's readers stay at locations while values move through them; a bare value's readers
+/// are in the box of the value they read, and follow it when it moves on (a fork copies them, a
+/// copy written back takes them along). `below` is the box's counterpart of a location's
+/// children: a copy written back into a bare value is reconciled through it with the values its
+/// readers read below — as a holder reconciles it with the locations below its slot.
+@usableFromInline
+final class BareBox: Subscribers, @unchecked Sendable {  // guarded by `registry`, as its base
+  /// The value at each step below this one that a read through it reached, by step: set by those
+  /// reads, and by every reconciliation of a slot of this value that kept its value (a copy
+  /// written back, a fork). Guarded by ``registry``.
+  var below: [LocationStep: Extent] = [:]
+
+  /// Whether anything is here to follow a value: readers (ours or Apple's), or values read below.
+  /// Requires the registry lock.
+  var isInUse: Bool {
+    isObserved.load(ordering: .relaxed) || apple?.isObserved.load(ordering: .relaxed) == true || !below.isEmpty
+  }
+
+  /// Notes that a read through this value reached `child` at `step`. Requires the registry lock.
+  func read(_ child: Extent, at step: LocationStep, _ garbage: inout [AnyObject]) {
+    if let old = below.updateValue(child, forKey: step), old !== child { garbage.append(old) }
+  }
+
+  /// A fork's box: the same readers, and the same values below (the fork holds them too, until
+  /// it changes them). Requires the registry lock.
+  func copy() -> BareBox {
+    let copied = BareBox(sharing: apple)
+    copied.copyRegistrations(of: self)
+    copied.below = below
+    return copied
+  }
+}
+
 /// One observer's interest in one key of one place.
 struct Registration {
   let observer: Observer

@@ -225,6 +225,14 @@ extension Extent {
         context.record(
           Access(subscribers: box, key: key, keyPath: keyPath, version: box.version.load(ordering: .relaxed), serial: 0),
           bare: lineageSerial)
+        if child?.unmanagedExtent != nil || !children.isEmpty {
+          withRegistry { garbage in
+            if let child = child?.extent { box.read(child, at: .field(key), &garbage) }
+            for (step, identity) in children {
+              if let child = identity.extent { box.read(child, at: step, &garbage) }
+            }
+          }
+        }
       }
     }
   }
