@@ -204,19 +204,29 @@ extension ObservedRoot where Value: ObservableState {
       lock.lock()
       defer { lock.unlock() }
       root.probe.check()
-      if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath) }
+      if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+        // The key and the value are found here, where the key path is a literal.
+        let key = FieldKey.field(keyPath)
+        if key == .any { return trackedComputedField(keyPath) }
+        let value = storage._$fields._value[keyPath: keyPath]
+        recordFieldRead(keyPath, key, value)
+        return value
+      }
       return storage._$fields._value[keyPath: keyPath]
     }
   }
 
-  /// A tracked read, under the lock. Specialized where it is called, never inlined (see above).
+  /// A tracked read of a computed property of `Fields`, which reads other fields: through the
+  /// value, handed out. Under the lock.
   @inlinable @inline(never)
-  func trackedField<T>(_ keyPath: KeyPath<Value.Fields, T>) -> T {
-    let key = FieldKey.field(keyPath)
-    // A computed property of `Fields` reads other fields: through the value, handed out.
-    if key == .any { return holderRead(storage, root) { $0._$fields.read(keyPath) } }
-    let value = storage._$fields._value[keyPath: keyPath]
+  func trackedComputedField<T>(_ keyPath: KeyPath<Value.Fields, T>) -> T {
+    holderRead(storage, root) { $0._$fields.read(keyPath) }
+  }
+
+  /// Records a tracked read of a stored field, under the lock. Specialized where it is called,
+  /// never inlined (the read stays small).
+  @inlinable @inline(never)
+  func recordFieldRead<T>(_ keyPath: KeyPath<Value.Fields, T>, _ key: FieldKey, _ value: T) {
     root.recordFieldRead(storage._$fields._extent, keyPath, key, value)
-    return value
   }
 }
