@@ -106,6 +106,29 @@ import Testing
     #expect(works.filter { $0.canary != nil }.count == 0)
   }
 
+  /// A thread whose last holder read was Apple's (a render thread that stops after a render)
+  /// exits with its Apple window open: the window closes with the thread. Left open, it counted
+  /// as an open tracking scope for good, so every read and write of every holder in the process
+  /// stayed on its slow path (under the thread sanitizer the whole suite slowed until tests ran
+  /// past their time limits), and no other thread's change moved a key it had recorded.
+  @Test(.timeLimit(.minutes(1))) nonisolated func theAppleWindowOfAThreadThatExitedCloses() {
+    let root = ObservedRoot(BridgeState())
+    let windows = LockIsolated<[AppleWindow]>([])
+    let box = Unmanaged.passRetained(ThreadBody {
+      withObservationTracking { _ = root.child.count } onChange: {}
+      if let window = ThreadContext.current.window { windows.withValue { $0.append(window) } }
+    })
+    var thread = pthread_t()
+    pthread_create(&thread, nil, { raw in
+      let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+      body.run()
+      return nil
+    }, box.toOpaque())
+    pthread_join(thread, nil)  // exited, thread-local storage gone
+    #expect(windows.value.count == 1, "the read opened no window: the test tests nothing")
+    #expect(windows.value.allSatisfy { $0.isClosed }, "left open for good")
+  }
+
   /// The same for Apple's own object, as the reference.
   @Test func anObservableObjectsScopeGoesWithIt() {
     var model: AppleModel? = AppleModel()

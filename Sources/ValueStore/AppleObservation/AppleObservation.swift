@@ -100,6 +100,8 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own
   }
   /// Set by the detector since the last holder read asked.
   var seen = true
+  /// Closed: its thread left Observation's closure (or exited).
+  var isClosed = false
   /// The last extent serial given when the window opened: a bare value made since was made
   /// inside Observation's closure (a filtered copy), which no earlier render read.
   let openedAfter = nextExtentSerial.load(ordering: .relaxed)
@@ -164,8 +166,9 @@ extension ThreadContext {
 
   /// Closes the window: a holder starts mutating (its reads are never Apple's), or Apple stopped.
   func closeAppleWindow() {
-    guard window != nil else { return }
-    window = nil
+    guard let window else { return }
+    window.isClosed = true
+    self.window = nil
     openTrackingScopes.subtract(1, ordering: .relaxed)
   }
 }

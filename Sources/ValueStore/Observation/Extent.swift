@@ -36,8 +36,8 @@ final class Extent: @unchecked Sendable {
   /// The extent this one was forked from, until a holder binds it or the lineage is cut. Guarded
   /// by ``registry``.
   @exclusivity(unchecked) var origin: Extent?
-  /// The keys written since the fork (deduplicated). Guarded by ``registry``.
-  @exclusivity(unchecked) var changes: [Change] = []
+  /// The keys written since the fork. Guarded by ``registry``.
+  @exclusivity(unchecked) var changes = ChangeLog()
 
   @usableFromInline static let isFork: UInt8 = 1
   @usableFromInline static let hasBox: UInt8 = 2
@@ -159,7 +159,7 @@ extension Extent {
   /// Records a write on this fork. Requires the registry lock.
   func record(_ change: Change, _ garbage: inout [AnyObject]) {
     guard origin != nil else { return }
-    if !changes.contains(where: { $0.isSame(as: change) }) { changes.append(change) }
+    changes.insert(change)
     spliceLineage(&garbage)
   }
 
@@ -173,9 +173,7 @@ extension Extent {
     while node.origin != nil {
       // Uniqueness first: binding the parent would itself retain it.
       if isKnownUniquelyReferenced(&node.origin), let parent = node.origin, parent.boundLocation == nil {
-        for change in parent.changes where !node.changes.contains(where: { $0.isSame(as: change) }) {
-          node.changes.append(change)
-        }
+        node.changes.absorb(&parent.changes)
         node.origin = parent.origin.take()
         garbage.append(parent)
       } else {
@@ -197,8 +195,8 @@ extension Extent {
     var written = changes
     var node = self
     while let parent = node.origin {
-      if parent.serial == serial { return (parent, written) }
-      for change in parent.changes where !written.contains(where: { $0.isSame(as: change) }) { written.append(change) }
+      if parent.serial == serial { return (parent, written.changes) }
+      written.formUnion(parent.changes)
       node = parent
     }
     return nil
@@ -208,7 +206,7 @@ extension Extent {
   func forgetLineage(_ garbage: inout [AnyObject]) {
     if let origin { garbage.append(origin) }
     origin = nil
-    changes = []
+    changes = ChangeLog()
     flags.bitwiseAnd(~Extent.isFork, ordering: .relaxed)
   }
 

@@ -91,6 +91,15 @@ final class ThreadContext {
   /// calls, and a store observer's every round asks.
   lazy var isMainThread = Thread.isMainThread
 
+  /// The thread exits. A window still open closes: Apple's closure was the last to read a holder
+  /// here, and no holder read since found it over (a render thread that stops after a render).
+  /// Left open, it would count as an open tracking scope for good — every read and write of
+  /// every holder in the process on its slow path from then on — and other threads' changes
+  /// would never move the keys it recorded.
+  deinit {
+    closeAppleWindow()
+  }
+
   @usableFromInline
   static var current: ThreadContext {
     if let raw = pthread_getspecific(threadContextKey) {
