@@ -49,6 +49,9 @@ final class Extent: @unchecked Sendable {
     serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
     lineageSerial = serial
     valueID = serial
+    #if VALUESTORE_INTERNAL_CHECKS
+    _registerLiveExtent(self)
+    #endif
   }
 
   /// An extent continuing `source`'s lineage (a fork), or only its value id (a detached value).
@@ -57,7 +60,17 @@ final class Extent: @unchecked Sendable {
     serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
     lineageSerial = lineage ? source.lineageSerial : serial
     valueID = source.valueID
+    #if VALUESTORE_INTERNAL_CHECKS
+    _registerLiveExtent(self)
+    #endif
   }
+
+  #if VALUESTORE_INTERNAL_CHECKS
+  deinit {
+    _checkReleasedOutsideRegistry("an extent")
+    _forgetLiveExtent(serial)
+  }
+  #endif
 
   /// True when a write to this extent needs no bookkeeping at all: no fork to record, no bare
   /// readers, and — bound — nobody subscribed at its location and no tracking scope open anywhere

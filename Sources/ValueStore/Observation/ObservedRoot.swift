@@ -164,6 +164,7 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
     if Slot.identity(of: &value) != before {
       reconcileRoot(&value, Slot(root: root.location, before: before, original: original), isUnchanged: isUnchanged)
     }
+    root._checkInvariants(&value, context)  // Invariants.swift; nothing without the flag
   }
   return try body(&value)
 }
