@@ -31,6 +31,23 @@ struct ObservationInvariantsTests {
     #expect(violations == [])
   }
 
+  /// Found by the randomized suite with the checks on (holder, seed 0x277814e6572450ed): splicing a
+  /// lineage left an ancestor shared with a copy without an origin but still flagged as a fork,
+  /// with its changes (I7), so every write to it took the slow path.
+  @Test func aSplicedLineageLeavesNoForkWithoutAnOrigin() {
+    let violations = _collectingInvariantViolations {
+      let root = ObservedRoot(RelState())
+      root.mutate { $0.rows.append(Row(id: 1)) }
+      var copy = root.currentValue
+      copy.rows[id: 1] = Row(id: 1, count: 0)
+      root.mutate { $0 = copy }
+      root.mutate { $0.rows[id: 1]?.count += 1 }
+      root._checkInvariants()
+      _checkInvariants(of: copy)
+    }.violations
+    #expect(violations == [])
+  }
+
   @Test func lineageWithoutTheForkFlag() {
     let extent = Extent()
     let origin = Extent()  // younger than the extent: I7 twice over

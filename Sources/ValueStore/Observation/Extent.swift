@@ -193,6 +193,9 @@ extension Extent {
         }
         node.origin = parent.origin.take()
         garbage.append(parent)
+        // Nothing above it any more: an ancestor left without an origin stands for a value of its
+        // own, as `self` does below (its flag and changes would keep its writes on the slow path).
+        if node !== self, node.origin == nil { node.forgetLineage(&garbage) }
       } else {
         node = node.origin!
       }
