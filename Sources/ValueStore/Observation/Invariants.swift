@@ -29,7 +29,9 @@
 //     and only then (a write with a reader must not take the quiet path).
 // I4  Versions never decrease (each place remembers the version its last check saw).
 // I5  No user code under the registry lock: `onChange`, `withMutation` and the release of an
-//     observer (which owns a user closure) or of an extent run with it not held by this thread.
+//     observer (which owns a user closure) run with it not held by this thread. (An extent's
+//     teardown there is tolerated — it takes no lock, LockDisciplineTests does it on purpose — but
+//     an observer it releases is not.)
 // I6  Delivery. An observer fires at most once, from its thread's firing loop. A holder mutates
 //     inside a transaction; once the outermost one ends (and no loop further up drains), the
 //     thread's queue is empty; transaction and holder depths never go below zero, and a holder
