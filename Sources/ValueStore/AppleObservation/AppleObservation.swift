@@ -233,6 +233,9 @@ enum AppleObservation {
     let thread = ObjectIdentifier(ThreadContext.current)
     for keyPath in keyPaths {
       withRegistry { _ in apple.delivers(keyPath, on: thread, true) }
+      #if VALUESTORE_INTERNAL_CHECKS
+      _checkOutsideRegistry("Observation's withMutation")
+      #endif
       apple.registrar.withMutation(of: apple, keyPath: keyPath) {}
       withRegistry { _ in apple.delivers(keyPath, on: thread, false) }
     }

@@ -49,6 +49,9 @@ final class Extent: @unchecked Sendable {
     serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
     lineageSerial = serial
     valueID = serial
+    #if VALUESTORE_INTERNAL_CHECKS
+    _registerLiveExtent(self)
+    #endif
   }
 
   /// An extent continuing `source`'s lineage (a fork), or only its value id (a detached value).
@@ -57,7 +60,16 @@ final class Extent: @unchecked Sendable {
     serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
     lineageSerial = lineage ? source.lineageSerial : serial
     valueID = source.valueID
+    #if VALUESTORE_INTERNAL_CHECKS
+    _registerLiveExtent(self)
+    #endif
   }
+
+  #if VALUESTORE_INTERNAL_CHECKS
+  // Not I5: an extent's teardown inside the lock is tolerated (it takes no lock;
+  // LockDisciplineTests does it on purpose). An observer it releases is checked by its own deinit.
+  deinit { _forgetLiveExtent(serial) }
+  #endif
 
   /// True when a write to this extent needs no bookkeeping at all: no fork to record, no bare
   /// readers, and — bound — nobody subscribed at its location and no tracking scope open anywhere
@@ -176,6 +188,9 @@ extension Extent {
         node.changes.absorb(&parent.changes)
         node.origin = parent.origin.take()
         garbage.append(parent)
+        // Nothing above it any more: an ancestor left without an origin stands for a value of its
+        // own, as `self` does below (its flag and changes would keep its writes on the slow path).
+        if node !== self, node.origin == nil { node.forgetLineage(&garbage) }
       } else {
         node = node.origin!
       }

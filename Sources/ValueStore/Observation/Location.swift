@@ -15,7 +15,7 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
   /// The serial of the extent bound here, 0 before the first binding.
   @usableFromInline let boundSerial = Atomic<UInt64>(0)
   /// The locations below, made by the tracked reads that reached them. Guarded by ``registry``.
-  @exclusivity(unchecked) private var children: [LocationStep: Location] = [:]
+  @exclusivity(unchecked) private(set) var children: [LocationStep: Location] = [:]
   /// `!children.isEmpty`, readable without the lock.
   @usableFromInline let hasChildren = Atomic<Bool>(false)
 

@@ -166,6 +166,7 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
       reconcileRoot(&value, slot, isUnchanged: isUnchanged)
     }
     original?.release()
+    root._checkInvariants(&value, context)  // Invariants.swift; nothing without the flag
   }
   return try body(&value)
 }

@@ -7,9 +7,15 @@ final class Observer: @unchecked Sendable {
   /// by ``registry``. Weak: a place holds its observers, and an observer that never fires must not
   /// keep the place (a holder's location, with whatever else is subscribed to it) alive after
   /// its holder.
-  @exclusivity(unchecked) private var places: [(subscribers: Weak<Subscribers>, registrations: Int)] = []
+  @exclusivity(unchecked) private(set) var places: [(subscribers: Weak<Subscribers>, registrations: Int)] = []
   /// Guarded by ``registry``.
   @exclusivity(unchecked) private(set) var state = State.active
+  #if VALUESTORE_INTERNAL_CHECKS
+  /// Whether `onChange` was called (I6, Invariants.swift). Guarded by ``registry``.
+  var _fired = false
+
+  deinit { _checkReleasedOutsideRegistry("an observer (owning a user closure)") }
+  #endif
 
   enum State {
     /// Registered early, while its tracking closure still runs (it mutated a holder, see
@@ -182,11 +188,20 @@ private func fire(_ all: [Delivery]) {
     order.indices.map { position -> Bool in
       let observer = order[position]
       guard observer.isActive, !observer.hold(keyPaths[position]) else { return false }
+      #if VALUESTORE_INTERNAL_CHECKS
+      observer._willFire()
+      #endif
       observer.deactivate(&garbage)
       return true
     }
   }
   for position in order.indices where fresh[position] {
+    #if VALUESTORE_INTERNAL_CHECKS
+    _checkBeforeOnChange(order[position])
+    #endif
     order[position].onChange(ObservationChange(keyPaths: keyPaths[position]))
   }
+  #if VALUESTORE_INTERNAL_CHECKS
+  withRegistry { _ in for position in order.indices where fresh[position] { order[position]._checkInvariantsLocked() } }
+  #endif
 }

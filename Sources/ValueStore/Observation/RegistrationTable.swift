@@ -12,11 +12,11 @@ struct RegistrationTable: Sequence {
   private(set) var all: [Registration] = []
   /// Positions in `all` by key, and the (observer, key) pairs present; meaningful only while
   /// `isIndexed`.
-  private var positions: [FieldKey: [Int]] = [:]
-  private var pairs: Set<Pair> = []
-  private var isIndexed = false
+  private(set) var positions: [FieldKey: [Int]] = [:]
+  private(set) var pairs: Set<Pair> = []
+  private(set) var isIndexed = false
 
-  private struct Pair: Hashable {
+  struct Pair: Hashable {
     let observer: ObjectIdentifier
     let key: FieldKey
   }

@@ -11,7 +11,7 @@ class Subscribers: @unchecked Sendable {
   /// Guarded by ``registry``.
   @exclusivity(unchecked) var table = RegistrationTable()
   /// Registrations of deactivated observers still in `table`. Guarded by ``registry``.
-  @exclusivity(unchecked) private var inactive = 0
+  @exclusivity(unchecked) private(set) var inactive = 0
   /// Goes up by one at every write that reaches this place: an access that read an older version
   /// registers too late to hear that write, so it fires as it registers (a change between a
   /// tracked read and its registration).
@@ -22,6 +22,10 @@ class Subscribers: @unchecked Sendable {
   /// reads here. A bare value's fork shares its origin's: Observation's subscriptions cannot be
   /// copied, and the fork may be the value they read.
   private let appleSubscriptions = SetOnce<AppleSubscriptions>()
+  #if VALUESTORE_INTERNAL_CHECKS
+  /// The version the last check saw (I4, Invariants.swift). Guarded by ``registry``.
+  var _checkedVersion: UInt64 = 0
+  #endif
 
   init(sharing apple: AppleSubscriptions? = nil) {
     if let apple { _ = appleSubscriptions.storeIfNil(apple) }

@@ -129,6 +129,9 @@ private struct AccessKey: Hashable {
 /// fired already; a key it is registered for already (registered early) is not registered twice.
 private func register(_ observer: Observer, for accesses: [Access]) -> [Delivery] {
   guard !accesses.isEmpty else { return [] }
+  #if VALUESTORE_INTERNAL_CHECKS
+  defer { _checkRegistration(observer, at: accesses.map(\.subscribers)) }
+  #endif
   return withRegistry { _ -> [Delivery] in
     guard observer.isActive else { return [] }
     var missed: [Delivery] = []

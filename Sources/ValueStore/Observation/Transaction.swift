@@ -29,5 +29,6 @@ extension ThreadContext {
   func endTransaction() {
     transactionDepth -= 1
     if transactionDepth == 0 && !pending.isEmpty { drainPending() }
+    if transactionDepth == 0 { _checkInvariants() }  // Invariants.swift; nothing without the flag
   }
 }
