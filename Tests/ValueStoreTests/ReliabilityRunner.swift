@@ -166,6 +166,11 @@ struct RelRunner {
         let modelRead = spec.paths.map { $0.read(readState) }
         if read != modelRead {
           failure = RelFailure(kind: .read, opIndex: index, detail: "\(spec) read \(read), the model says \(modelRead)")
+        } else if spec.writesWhileReading == nil && observer.fires.count > (spec.isLoop ? 1 : 0) {
+          // Nothing changed between its reads and its registration (one thread): a read that
+          // registers stale (at a location that does not hold the value read) fires at once.
+          failure = RelFailure(
+            kind: .spurious, opIndex: index, detail: "the new observer (\(spec)) was notified as it was installed")
         } else if spec.writesWhileReading != nil && spec.viaObservation {
           // Observation subscribes when the closure ends: its own change is missed (as on Apple's
           // own models), the next one is heard.

@@ -12,7 +12,9 @@ import Synchronization
 ///
 /// Invariants (the lock is ``registry``):
 /// - `serial` is unique for the process lifetime (slots compare serials, never addresses).
-/// - `location` is set at most once; the binding is valid while `location.boundSerial == serial`.
+/// - `location` is set at most once per location life: it is replaced only when the location it
+///   names left the holder's tree (retired); the binding is valid while `location.boundSerial ==
+///   serial`.
 /// - `origin != nil` ⇔ `flags` has `isFork`; `changes` is empty when `origin == nil`; a bound
 ///   extent has no origin (binding cuts the lineage).
 /// - `box` is set at most once, by a tracked read outside any holder or by a bare fork.
@@ -27,9 +29,9 @@ final class Extent: @unchecked Sendable {
   @usableFromInline let valueID: UInt64
   /// Lock-free summary read on every write: zero means "nobody to tell, nothing to record".
   @usableFromInline let flags = Atomic<UInt8>(0)
-  /// The location a holder bound this extent to (at most one, ever), weakly: a value outliving
-  /// its holder (a snapshot) must not keep the holder's locations, and what is subscribed to
-  /// them, alive.
+  /// The location a holder bound this extent to (at most one while it is in the holder's tree),
+  /// weakly: a value outliving its holder (a snapshot) must not keep the holder's locations, and
+  /// what is subscribed to them, alive.
   @usableFromInline let location = SetOnce<LocationLink>()
   /// The readers of this value outside any holder.
   @usableFromInline let box = SetOnce<BareBox>()
@@ -235,9 +237,21 @@ extension Extent {
   /// Binds this extent to `location`: the holder put its value there. False if it is bound to
   /// another location already (the value moved: it needs an extent of its own). Cuts the lineage.
   /// Requires the registry lock.
+  ///
+  /// A binding is for the life of its location in the holder's tree: an extent bound to a
+  /// location that left it (an element removed, `Location.removeChild`) is bound nowhere, and is
+  /// bound here — the value came back (a snapshot that still held it, written back), and the
+  /// location made anew at its place must hear its writes and tell its reads apart from a
+  /// replacement's. The old link is released on `garbage`: a thread reads an extent's link
+  /// unretained only while it owns the value alone (writing it in place), and the holder binds
+  /// only a value it holds too.
   @usableFromInline
   func bind(to location: Location, _ garbage: inout [AnyObject]) -> Bool {
-    guard self.location.storeIfNil(location.link) === location.link else { return false }
+    let stored = self.location.storeIfNil(location.link)
+    if stored !== location.link {
+      guard stored.isRetired, let old = self.location.replace(stored, with: location.link) else { return false }
+      garbage.append(old)
+    }
     forgetLineage(&garbage)
     location.boundSerial.store(serial, ordering: .relaxed)
     flags.bitwiseOr(Extent.isBound, ordering: .relaxed)

@@ -59,10 +59,14 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
     children[step]
   }
 
-  /// Forgets the location at `step` (its value left: an element removed). Requires the registry
-  /// lock.
+  /// Forgets the location at `step` (its value left: an element removed), and retires it and
+  /// every location below it: they are no place in the holder's state any more, so an extent
+  /// bound to one of them is bound nowhere — a copy holding it (a snapshot) written back later
+  /// brings it to the location made anew there, which binds it (`Extent.bind(to:_:)`). Requires
+  /// the registry lock.
   func removeChild(_ step: LocationStep) {
-    children[step] = nil
+    guard let removed = children.removeValue(forKey: step) else { return }
+    removed.forEachInTree { $0.link.isRetired = true }
     if children.isEmpty {
       hasChildren.store(false, ordering: .relaxed)
       link.hasChildren.store(false, ordering: .relaxed)
@@ -108,6 +112,9 @@ final class LocationLink: @unchecked Sendable {  // `location` is set once, befo
   /// anyone (ours or Apple's) is subscribed there, and whether a read reached below it.
   @usableFromInline let isObserved = Atomic<Bool>(false)
   @usableFromInline let hasChildren = Atomic<Bool>(false)
+  /// The location left its holder's tree (`Location.removeChild`): an extent holding this link
+  /// is bound nowhere. Guarded by ``registry``.
+  @exclusivity(unchecked) var isRetired = false
 
   init() {}
 }

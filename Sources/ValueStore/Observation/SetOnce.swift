@@ -4,7 +4,9 @@ import Synchronization
 /// contract, all of it inlinable (the library's `load()` is not specialized into callers and
 /// looks up generic metadata on every call, on the write path of every observed value).
 ///
-/// It owns the object it holds (retained when stored, released with it).
+/// It owns the object it holds (retained when stored, released with it). One exception to "once"
+/// (`replace`): an owner that knows no thread uses the object stored may swap it for another,
+/// and releases the old one later (on a garbage list, outside every lock).
 @usableFromInline
 struct SetOnce<Object: AnyObject>: ~Copyable {
   @usableFromInline let storage = Atomic<UnsafeRawPointer?>(nil)
@@ -43,6 +45,20 @@ struct SetOnce<Object: AnyObject>: ~Copyable {
     if stored { return object }
     Unmanaged<Object>.fromOpaque(raw).release()
     return Unmanaged<Object>.fromOpaque(found!).takeUnretainedValue()
+  }
+
+  /// Stores `object` in place of `old`, if `old` is stored; returns `old`, whose reference the
+  /// caller now owns (to release outside every lock), or nil if another object is stored.
+  ///
+  /// Only for an object no thread may be using unretained meanwhile (see `Extent.bind(to:_:)`).
+  func replace(_ old: Object, with object: Object) -> Object? {
+    let expected = UnsafeRawPointer(Unmanaged.passUnretained(old).toOpaque())
+    let raw = UnsafeRawPointer(Unmanaged.passRetained(object).toOpaque())
+    guard storage.compareExchange(expected: expected, desired: raw, ordering: .acquiringAndReleasing).exchanged else {
+      Unmanaged<Object>.fromOpaque(raw).release()
+      return nil
+    }
+    return Unmanaged<Object>.fromOpaque(expected).takeRetainedValue()
   }
 
   deinit {
