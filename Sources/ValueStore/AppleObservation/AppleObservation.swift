@@ -184,6 +184,7 @@ enum AppleObservation {
     recorder.accessing = true
     apple.registrar.access(apple, keyPath: appleKeyPath)
     recorder.accessing = false
+    recorder.accessed(appleKeyPath, at: apple)
     guard record.isRecorded, !record.isListed else { return }
     record.isListed = true
     withRegistry { _ in apple.list(record, appleKeyPath, for: key) }

@@ -179,9 +179,15 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     let key: FieldKey
   }
 
-  /// The last read this thread recorded in its current run (forgotten when a run starts):
-  /// repeated in the same closure (the run not yet registered), Observation records nothing new.
-  private var lastRead: Read?
+  /// The last few reads this thread recorded in its current run, each with the key paths
+  /// Observation recorded for it (forgotten when a run starts). Repeated in the current run, a read
+  /// records nothing of ours; its key paths are recorded again — a closure nested in another
+  /// shares the run but has an access list of its own.
+  private var recent: [(read: Read, accesses: [Access])] = []
+  private var accessesSinceRead: [Access] = []
+  /// Weakly: a closure's scopes subscribed at a place must go with it (its holder), not stay
+  /// until this thread reads again.
+  typealias Access = (place: Weak<AppleSubscriptions>, keyPath: KeyPath<AppleSubscriptions, Int>)
 
   /// A run of reads recorded and not registered yet: its closure still runs.
   var hasOpenRun: Bool {
@@ -189,15 +195,31 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     return !run.isSealed
   }
 
+  /// Observation recorded `keyPath` at `place` for the read being made.
+  func accessed(_ keyPath: KeyPath<AppleSubscriptions, Int>, at place: AppleSubscriptions) {
+    accessesSinceRead.append((Weak(place), keyPath))
+  }
+
+  /// Whether `read` repeats a recent one of the open run; if so its key paths are recorded again.
   func repeats(_ read: Read) -> Bool {
-    hasOpenRun && lastRead == read
+    guard hasOpenRun, let found = recent.first(where: { $0.read == read }) else { return false }
+    accessing = true
+    for (place, keyPath) in found.accesses {
+      guard let place = place.object else { continue }
+      place.registrar.access(place, keyPath: keyPath)
+    }
+    accessing = false
+    return true
   }
 
   func recorded(_ read: Read) {
-    lastRead = hasOpenRun ? read : nil
+    defer { accessesSinceRead.removeAll(keepingCapacity: true) }
+    guard hasOpenRun else { return recent.removeAll() }
+    if recent.count == 4 { recent.removeFirst() }
+    recent.append((read, accessesSinceRead))
   }
 
-  func forgetLastRead() { lastRead = nil }
+  func forgetLastRead() { recent.removeAll() }
 
   /// The current run's record of `key` at `place`, made if none.
   func record(of key: FieldKey, at place: AppleSubscriptions) -> (record: AppleRecord, keyPath: KeyPath<AppleSubscriptions, Int>) {
@@ -207,7 +229,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     } else {
       current = AppleRun(recorder: self)
       run = current
-      lastRead = nil
+      recent.removeAll()
       records.removeAll(keepingCapacity: true)
     }
     let id = Place(place: ObjectIdentifier(place), key: key)

@@ -9,9 +9,9 @@ final class TrackingScope {
   /// The last access recorded: a read repeating it at once (a loop, a body reading `store.count`
   /// twice) is not recorded again.
   @exclusivity(unchecked) private var last: (subscribers: ObjectIdentifier, key: FieldKey)?
-  /// The last read recorded (see `ThreadContext.repeats`). Forgotten whenever accesses or
+  /// The last few reads recorded (see `ThreadContext.repeats`). Forgotten whenever accesses or
   /// handouts change otherwise.
-  @exclusivity(unchecked) var lastRead: Read?
+  @exclusivity(unchecked) var recentReads = RecentReads()
   /// The enclosing scope on this thread, and what a change calls: for the reads registered
   /// before the closure ends (see `registerPendingReads`).
   var outer: TrackingScope?
@@ -32,14 +32,14 @@ final class TrackingScope {
   func handOut(_ handout: Handout, serial: UInt64) {
     let moved = handouts[serial].map { $0.location !== handout.location } ?? true
     handouts[serial] = handout
-    if moved { lastRead = nil }
+    if moved { recentReads.removeAll() }
   }
 
   /// Adds a nested scope's reads and handouts: the enclosing call tracks them too.
   func absorb(_ nested: TrackingScope) {
     accesses += nested.accesses
     last = nil
-    lastRead = nil
+    recentReads.removeAll()
     handouts.merge(nested.handouts) { _, newer in newer }
   }
 
@@ -48,7 +48,7 @@ final class TrackingScope {
     let pending = distinctAccesses()
     accesses.removeAll(keepingCapacity: true)
     last = nil
-    lastRead = nil
+    recentReads.removeAll()
     return pending
   }
 
@@ -65,7 +65,7 @@ final class TrackingScope {
     accesses.removeAll(keepingCapacity: true)
     handouts.removeAll()
     last = nil
-    lastRead = nil
+    recentReads.removeAll()
     (outer, onChange, observer) = (nil, nil, nil)
   }
 
@@ -241,6 +241,30 @@ extension Extent {
   }
 }
 
+/// The last few reads recorded (a chain such as `store.child.count` alternates two): a read among
+/// them repeats one.
+struct RecentReads {
+  private var reads: (Read?, Read?, Read?, Read?) = (nil, nil, nil, nil)
+  private var next = 0
+
+  func contains(_ read: Read) -> Bool {
+    reads.0 == read || reads.1 == read || reads.2 == read || reads.3 == read
+  }
+
+  mutating func insert(_ read: Read) {
+    if contains(read) { return }
+    switch next {
+    case 0: reads.0 = read
+    case 1: reads.1 = read
+    case 2: reads.2 = read
+    default: reads.3 = read
+    }
+    next = (next + 1) & 3
+  }
+
+  mutating func removeAll() { self = RecentReads() }
+}
+
 /// A tracked read: of `key` on the value with extent serial `serial`, which read a child with
 /// extent serial `child` (0: none).
 @usableFromInline
@@ -256,13 +280,13 @@ struct Read: Equatable {
 }
 
 extension ThreadContext {
-  /// Whether `read` repeats the last read recorded by everything recording reads on this thread
+  /// Whether `read` repeats one of the last reads recorded by everything recording reads on this thread
   /// now (the innermost scope, Apple's closure): recording it again would record the same access
   /// and hand out the same child — a loop, a body reading `store.count` twice.
   func repeats(_ read: Read) -> Bool {
     var recorders = 0
     if let scope {
-      guard scope.lastRead == read else { return false }
+      guard scope.recentReads.contains(read) else { return false }
       recorders += 1
     }
     if window != nil, !hidesReadsFromApple {
@@ -273,7 +297,7 @@ extension ThreadContext {
   }
 
   func recorded(_ read: Read) {
-    scope?.lastRead = read
+    scope?.recentReads.insert(read)
     if window != nil, !hidesReadsFromApple { appleRecorder.recorded(read) }
   }
 
