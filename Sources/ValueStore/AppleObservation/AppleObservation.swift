@@ -46,13 +46,16 @@ final class TrackingProbe: Observable, Sendable {
 
   /// Called by every holder read: opens this thread's window if Apple's Observation tracks, and
   /// closes an open one if it no longer does.
-  @inlinable
-  func check() {
-    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return ask() }
-    registrar.access(self, keyPath: keyPath)
+  /// Returns whether a read must be recorded now: a tracking scope or an Apple window is open
+  /// somewhere.
+  @inlinable @discardableResult
+  func check() -> Bool {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
-      ThreadContext.withCurrent { $0.checkedApple(asked: false) }
+      ask()
+      return openTrackingScopes.load(ordering: .relaxed) != 0
     }
+    registrar.access(self, keyPath: keyPath)
+    return _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0)
   }
 
   /// `check` while a scope or window is open somewhere. Inside the Observation closure that
@@ -64,7 +67,7 @@ final class TrackingProbe: Observable, Sendable {
       if context.isInAppleClosure { return }
       context.askingApple()
       registrar.access(self, keyPath: keyPath)
-      context.checkedApple(asked: true)
+      context.checkedApple()
     }
   }
 }
@@ -160,8 +163,8 @@ extension ThreadContext {
   /// After a holder asked Apple: a window the detector did not confirm closes (Apple's closure
   /// ended since).
   @usableFromInline
-  func checkedApple(asked: Bool) {
-    if asked, let window, !window.seen { closeAppleWindow() }
+  func checkedApple() {
+    if let window, !window.seen { closeAppleWindow() }
   }
 
   /// Closes the window: a holder starts mutating (its reads are never Apple's), or Apple stopped.

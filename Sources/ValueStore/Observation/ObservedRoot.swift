@@ -32,10 +32,13 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   /// Guarded by `lock` (which also excludes overlapping accesses: no dynamic exclusivity check).
   @exclusivity(unchecked) @usableFromInline var storage: Value
   @usableFromInline let root = HolderRoot(for: Value.self)
+  /// The root's probe, at hand: every untracked read asks it.
+  @usableFromInline let probe: TrackingProbe
 
   /// Makes a root owning `value`. The value is detached: it shares no observers with the place it
   /// came from (another root's value, a copy still in use).
   public init(_ value: Value) {
+    probe = root.probe
     storage = value
     storage._detach()
   }
@@ -135,8 +138,7 @@ final class HolderRoot: Sendable {
 func holderRead<Value: ObservationIdentifiable, T, E: Error>(
   _ value: Value, _ root: HolderRoot, _ body: (Value) throws(E) -> T
 ) throws(E) -> T {
-  root.probe.check()
-  if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { root.recordRead(of: value.observationIdentity) }
+  if _slowPath(root.probe.check()) { root.recordRead(of: value.observationIdentity) }
   return try body(value)
 }
 
@@ -204,8 +206,7 @@ extension ObservedRoot where Value: ObservableState {
     @inline(__always) get {
       lock.lock()
       defer { lock.unlock() }
-      root.probe.check()
-      if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+      if _slowPath(probe.check()) {
         // The key and the value are found here, where the key path is a literal.
         let key = FieldKey.field(keyPath)
         if key == .any { return trackedComputedField(keyPath) }

@@ -33,6 +33,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// A root store's holder root (its location and probe), at hand. (A scoped store's reads go
   /// through its root's.)
   @usableFromInline let holderRoot: HolderRoot?
+  /// Its probe, at hand: every untracked read asks it (one load and retain fewer than through the
+  /// holder root).
+  @usableFromInline let probe: TrackingProbe?
   var children: [AnyHashable: AnyObject] = [:]
 
   init(core: any StoreCore<State, Action>, root: StateBox<State>? = nil) {
@@ -40,6 +43,7 @@ public final class Store<State, Action: Sendable>: Observable {
     self.root = root
     rootStorage = root?.storage
     holderRoot = root?.root
+    probe = root?.root.probe
   }
 
   /// A store running `reducer` on `initialState`, with the dependencies in force here changed by
@@ -185,14 +189,13 @@ extension Store where State: ObservableState {
   /// A root store's read is inlined at the call site, where the key path is a literal and its
   /// projection folds to a field load; recording a tracked read is a call. (Applied at run time,
   /// the key path alone costs more than the whole untracked read.) Untracked, Apple's Observation
-  /// is asked through the field's own key path once it has one (FieldBridges.swift).
+  /// is asked through the holder's probe (AppleObservation/).
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
     @inline(__always) get {
-      guard let rootStorage, let holderRoot else { return scopedField(keyPath) }
+      guard let rootStorage, let probe else { return scopedField(keyPath) }
       if _slowPath(rootStorage.pointee.isReducing) { RootState<State>.readInsideReducer() }
-      holderRoot.probe.check()
-      if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath) }
+      if _slowPath(probe.check()) { return trackedField(keyPath) }
       return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
     }
   }

@@ -247,8 +247,7 @@ struct RootState<State> {
   @inlinable
   func isTracked(_ probe: TrackingProbe) -> Bool {
     if _slowPath(isReducing) { Self.readInsideReducer() }
-    probe.check()
-    return openTrackingScopes.load(ordering: .relaxed) != 0
+    return probe.check()
   }
 
   @usableFromInline
