@@ -219,7 +219,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     recent.append((read, accessesSinceRead))
   }
 
-  func forgetLastRead() { recent.removeAll() }
+  func forgetRecentReads() { recent.removeAll() }
 
   /// The current run's record of `key` at `place`, made if none.
   func record(of key: FieldKey, at place: AppleSubscriptions) -> (record: AppleRecord, keyPath: KeyPath<AppleSubscriptions, Int>) {

@@ -166,7 +166,7 @@ extension ThreadContext {
   func handOut(_ extent: Extent, at location: Location, version: UInt64) {
     let handout = Handout(location: location, version: version, serial: extent.serial)
     if let scope { scope.handOut(handout, serial: extent.serial) }
-    if let window, !hidesReadsFromApple, window.handOut(handout, serial: extent.serial) { appleRecorder.forgetLastRead() }
+    if let window, !hidesReadsFromApple, window.handOut(handout, serial: extent.serial) { appleRecorder.forgetRecentReads() }
   }
 
   /// Records `access` in the innermost scope, and tells Apple's Observation of a read at a
@@ -392,7 +392,7 @@ func track<T, E: Error>(
     // Apple's closure, if it encloses this one, reads the values handed out here too.
     if outer == nil, let window = context.window, !hidden {
       window.absorb(scope.handouts)
-      context.appleRecorder.forgetLastRead()
+      context.appleRecorder.forgetRecentReads()
     }
     scope.reset()
     context.spareScopes.append(scope)
