@@ -183,21 +183,26 @@ enum AppleObservation {
   static func access(_ place: Subscribers, _ key: FieldKey, _ keyPath: AnyKeyPath?, _ context: ThreadContext) {
     let apple = place.makeApple()
     let recorder = context.appleRecorder
-    let (record, appleKeyPath) = recorder.record(of: key, at: apple)
-    recorder.accessing = true
-    apple.registrar.access(apple, keyPath: appleKeyPath)
-    recorder.accessing = false
-    recorder.accessed(appleKeyPath, at: apple)
-    guard record.isRecorded, !record.isListed else { return }
-    record.isListed = true
-    withRegistry { _ in apple.list(record, appleKeyPath, for: key) }
+    let read = recorder.read(of: key, at: apple)
+    access(read, of: key, at: apple, recorder)
+    recorder.accessed(read, of: key, at: apple)
+  }
+
+  /// Asks Observation to record `read`; listed at its place once it did.
+  static func access(_ read: AppleRead, of key: FieldKey, at apple: AppleSubscriptions, _ recorder: AppleRecorder) {
+    recorder.state.accessing = true
+    apple.registrar.access(apple, keyPath: read.keyPath)
+    recorder.state.accessing = false
+    guard read.record.isRecorded, !read.record.isListed else { return }
+    read.record.isListed = true
+    withRegistry { _ in apple.list(read, for: key) }
   }
 
   /// `changes` were written at `place`: Apple's scopes that read them hear it, after the
   /// mutation, outside every lock.
   static func didChange(_ place: Subscribers, _ changes: [Change]) {
     guard let apple = place.apple, apple.isObserved.load(ordering: .relaxed) else { return }
-    let thread = ObjectIdentifier(ThreadContext.current)
+    let thread = ThreadContext.current.appleRecorder.thread
     let keyPaths = withRegistry { _ in apple.keyPaths(changing: changes, on: thread) }
     guard !keyPaths.isEmpty else { return }
     deliver([Delivery(apple: apple, keyPaths: keyPaths)])
@@ -219,7 +224,7 @@ enum AppleObservation {
 
   /// The value at `location` was replaced: Apple's scopes that read anything here or below hear it.
   static func didReplace(_ location: Location) {
-    let thread = ObjectIdentifier(ThreadContext.current)
+    let thread = ThreadContext.current.appleRecorder.thread
     var deliveries: [Delivery] = []
     withRegistry { _ in
       location.forEachInTree {
@@ -234,14 +239,22 @@ enum AppleObservation {
   /// Tells Apple's scopes that registered `keyPaths` at `apple` (called by the delivery loop): each
   /// key path is a claimed run's, delivered once but for a change its own `onChange` makes.
   static func fire(_ apple: AppleSubscriptions, _ keyPaths: [KeyPath<AppleSubscriptions, Int>]) {
-    let thread = ObjectIdentifier(ThreadContext.current)
+    let context = ThreadContext.current
+    let thread = context.appleRecorder.thread
     for keyPath in keyPaths {
-      withRegistry { _ in apple.delivers(keyPath, on: thread, true) }
+      _ = withRegistry { _ in apple.delivers(keyPath, on: thread, true) }
       #if VALUESTORE_INTERNAL_CHECKS
       _checkOutsideRegistry("Observation's withMutation")
       #endif
       apple.registrar.withMutation(of: apple, keyPath: keyPath) {}
-      withRegistry { _ in apple.delivers(keyPath, on: thread, false) }
+      guard let run = withRegistry({ _ in apple.delivers(keyPath, on: thread, false) }) else { continue }
+      let isOneClosure = run.thread == thread && run.isOneClosure
+      let appleTracks = run.thread == thread && !isOneClosure && context.askApple()
+      let (reusable, deferred) = withRegistry { _ in
+        run.finish(on: thread, isOneClosure: isOneClosure, appleTracks: appleTracks)
+      }
+      context.appleRecorder.reuse(reusable)
+      for (place, keyPath) in deferred { fire(place, [keyPath]) }
     }
   }
 }

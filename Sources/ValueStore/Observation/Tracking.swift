@@ -284,16 +284,13 @@ extension ThreadContext {
   /// now (the innermost scope, Apple's closure): recording it again would record the same access
   /// and hand out the same child — a loop, a body reading `store.count` twice.
   func repeats(_ read: Read) -> Bool {
-    var recorders = 0
-    if let scope {
-      guard scope.recentReads.contains(read) else { return false }
-      recorders += 1
+    let apple = window != nil && !hidesReadsFromApple
+    if let scope, !scope.recentReads.contains(read) {
+      if apple { appleRecorder.startsRead(read) }
+      return false
     }
-    if window != nil, !hidesReadsFromApple {
-      guard appleRecorder.repeats(read) else { return false }
-      recorders += 1
-    }
-    return recorders > 0
+    if apple { return appleRecorder.repeats(read) }
+    return scope != nil
   }
 
   func recorded(_ read: Read) {

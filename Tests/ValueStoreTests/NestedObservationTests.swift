@@ -1,0 +1,141 @@
+import Foundation
+import Observation
+import Testing
+@testable import ValueStore
+
+/// `withObservationTracking` closures nested in one another, over a holder, side by side with the
+/// same shape over Apple's `@Observable`: every closure is called exactly as often as its
+/// `@Observable` twin. Generated shapes: an outer closure reads some fields, runs an inner one
+/// (itself perhaps holding a third), reads more, perhaps writes a field before it ends; then a
+/// few writes on the same thread.
+@Suite(.timeLimit(.minutes(1))) struct NestedObservationTests {
+  enum Field: CaseIterable, CustomStringConvertible {
+    case count, name, childCount
+    var description: String {
+      switch self {
+      case .count: "count"
+      case .name: "name"
+      case .childCount: "child.count"
+      }
+    }
+  }
+
+  /// The closures of one shape, outermost first, each with what it reads before and after the
+  /// one nested in it; `write` is written by the outermost after its nested closure.
+  struct Shape: CustomStringConvertible {
+    var levels: [(before: [Field], after: [Field])]
+    var writeInside: Field?
+    var writes: [Field]
+
+    var description: String {
+      let closures = levels.map { "[\($0.before) … \($0.after)]" }.joined(separator: " ⊃ ")
+      return "\(closures), write inside: \(writeInside.map(\.description) ?? "none"), then \(writes)"
+    }
+
+    static func random(_ random: inout RelRandom) -> Shape {
+      func fields() -> [Field] { Field.allCases.filter { _ in random.int(0...2) == 0 } }
+      let levels = (0..<random.int(2...3)).map { _ in (fields(), fields()) }
+      let writeInside = random.int(0...2) == 0 ? random.pick(Field.allCases) : nil
+      let writes = (0..<random.int(1...4)).map { _ in random.pick(Field.allCases) }
+      return Shape(levels: levels, writeInside: writeInside, writes: writes)
+    }
+  }
+
+  /// Runs `shape` over reads and writes of one model; returns each closure's calls.
+  static func run(_ shape: Shape, read: @escaping (Field) -> Void, write: @escaping (Field) -> Void) -> [Int] {
+    let counters = shape.levels.map { _ in FireCounter() }
+    func level(_ index: Int) {
+      guard index < shape.levels.count else { return }
+      withObservationTracking {
+        shape.levels[index].before.forEach(read)
+        level(index + 1)
+        shape.levels[index].after.forEach(read)
+        if index == 0, let field = shape.writeInside { write(field) }
+      } onChange: { counters[index].tick() }
+    }
+    level(0)
+    shape.writes.forEach(write)
+    return counters.map(\.count)
+  }
+
+  @Test func everyNestedClosureIsCalledAsItsObservableTwinIs() {
+    var random = RelRandom(seed: 0x4E57)
+    for index in 0..<3_000 {
+      let shape = Shape.random(&random)
+      let model = NestedModel()
+      let expected = Self.run(shape, read: model.read, write: model.write)
+      let root = ObservedRoot(BridgeState())
+      let actual = Self.run(shape, read: { field in
+        switch field {
+        case .count: _ = root.count
+        case .name: _ = root.name
+        case .childCount: _ = root.child.count
+        }
+      }, write: { field in
+        root.mutate { state in
+          switch field {
+          case .count: state.count += 1
+          case .name: state.name += "x"
+          case .childCount: state.child.count += 1
+          }
+        }
+      })
+      #expect(actual == expected, "shape \(index): \(shape)")
+      if actual != expected { return }
+    }
+  }
+
+  @MainActor @Test func everyNestedClosureOverAStoreIsCalledAsItsObservableTwinIs() {
+    var random = RelRandom(seed: 0x4E58)
+    for index in 0..<1_000 {
+      let shape = Shape.random(&random)
+      let model = NestedModel()
+      let expected = Self.run(shape, read: model.read, write: model.write)
+      let store = Store(initialState: BridgeState(), reducer: BridgeFeature())
+      let actual = Self.run(shape, read: { field in
+        switch field {
+        case .count: _ = store.count
+        case .name: _ = store.name
+        case .childCount: _ = store.child.count
+        }
+      }, write: { field in
+        store.send(.edit { state in
+          switch field {
+          case .count: state.count += 1
+          case .name: state.name += "x"
+          case .childCount: state.child.count += 1
+          }
+        })
+      })
+      #expect(actual == expected, "shape \(index): \(shape)")
+      if actual != expected { return }
+    }
+  }
+}
+
+@Observable final class NestedModel: @unchecked Sendable {
+  @Observable final class Child: @unchecked Sendable { var count = 0 }
+  var count = 0
+  var name = ""
+  let child = Child()
+
+  func read(_ field: NestedObservationTests.Field) {
+    switch field {
+    case .count: _ = count
+    case .name: _ = name
+    case .childCount: _ = child.count
+    }
+  }
+
+  /// Writes without reading the field (a read inside an Observation closure would be recorded;
+  /// a holder's mutation records none).
+  @ObservationIgnored private var written = 0
+  func write(_ field: NestedObservationTests.Field) {
+    written += 1
+    switch field {
+    case .count: count = written
+    case .name: name = "\(written)"
+    case .childCount: child.count = written
+    }
+  }
+}
