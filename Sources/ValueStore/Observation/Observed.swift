@@ -129,30 +129,30 @@ extension Observed {
         let slot = Slot(replacing: before, below: _extent.locationForSlots, at: .field(.field(keyPath)))
         _value[keyPath: keyPath] = newValue
         observable._makeIdentityUnique(&_value[keyPath: keyPath])
-        reconcile(keyPath, slot, as: observable)
+        reconcile(keyPath, slot)
         return
       }
       if FieldKind<T>.isEqual(_value[keyPath: keyPath], newValue) == true { return }
       self[unconditional: keyPath] = newValue
     }
     _modify {
-      let observable = FieldKind<T>.observable
+      let isObservable = FieldKind<T>.observable != nil
       // What the write is compared with afterwards: the slot's identity, or the value (trivial, or
       // with an opaque identity).
       var slot: Slot?
       var old: T?
       var bookkeeping = false
-      if let observable {
-        (slot, old) = openSlot(keyPath, as: observable)
+      if isObservable {
+        (slot, old) = openSlot(keyPath)
       } else if FieldKind<T>.isTrivialEquatable {
         old = _value[keyPath: keyPath]
       } else {
         bookkeeping = prepareToWrite()
       }
       yield &_value[keyPath: keyPath]
-      if let observable, let slot {
+      if let slot {
         if old == nil || FieldKind<T>.isEqual(old!, _value[keyPath: keyPath]) == false {
-          reconcile(keyPath, slot, as: observable)
+          reconcile(keyPath, slot)
         }
       } else if let old {
         if FieldKind<T>.isEqual(old, _value[keyPath: keyPath]) == false, prepareToWrite() { didWrite(keyPath) }
@@ -166,7 +166,8 @@ extension Observed {
   /// with afterwards if its identity does not describe it (a plain enum payload). Not inlined: the
   /// accessor stays small enough to be inlined where the key path is a literal.
   @inlinable @inline(never)
-  mutating func openSlot<T>(_ keyPath: WritableKeyPath<Fields, T>, as observable: any ObservationIdentifiable.Type) -> (Slot, T?) {
+  mutating func openSlot<T>(_ keyPath: WritableKeyPath<Fields, T>) -> (Slot, T?) {
+    let observable = FieldKind<T>.observable!
     _ = prepareToWrite()
     let slot = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.locationForSlots, at: .field(.field(keyPath)))
     let old = slot.before.isOpaque && T.self is any Equatable.Type ? _value[keyPath: keyPath] : nil
@@ -176,11 +177,15 @@ extension Observed {
   /// After a write through a field holding observable values, reconciles the field's slot: an
   /// in-place change notified its own readers, a descendant (a copy written back) is adopted, and
   /// anything else is a replacement that notifies this field's readers and those below it.
+  ///
+  /// `T`'s kind is looked up here, not passed: specialized for a concrete `T`, it folds to a
+  /// constant and the calls below are direct.
   @inlinable @inline(never)
-  mutating func reconcile<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot, as observable: any ObservationIdentifiable.Type) {
-    let after = observable._identity(of: _value[keyPath: keyPath])
-    observable._adoptForks(of: _value[keyPath: keyPath], in: _ObservationPlace(slot.location))
+  mutating func reconcile<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot) {
+    let observable = FieldKind<T>.observable!
     let value = _value[keyPath: keyPath]
+    let after = observable._identity(of: value)
+    observable._adoptForks(of: value, in: _ObservationPlace(slot.location))
     if slot.reconcile(after, owner: _extent, at: .field(.field(keyPath)), below: { observable._below(of: value, at: $0) }) {
       return
     }
