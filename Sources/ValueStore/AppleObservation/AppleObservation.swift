@@ -29,20 +29,27 @@ struct TrackingDetector: Hashable, Sendable {
   }
 }
 
-/// The `Observable` Apple records when a holder is read: it never changes; recording it is what
-/// tells us Apple is tracking. One per holder, as each `@Observable` object has its registrar: a
-/// scope that records it and never fires stays subscribed to it until the holder goes.
+/// What Apple records when a holder is read: a key path that never changes, on the registrar of
+/// the holder's root location (`AppleSubscriptions`) — recording it is what tells us Apple is
+/// tracking, and a closure reading the holder's fields subscribes to one registrar, as to an
+/// `@Observable` object's. A scope that records it and never fires stays subscribed to it until
+/// the holder goes.
 @usableFromInline
-final class TrackingProbe: Observable, Sendable {
-  @usableFromInline let registrar = ObservationRegistrar()
-  subscript(_: TrackingDetector) -> Void { () }
+final class TrackingProbe: Sendable {
+  @usableFromInline let subscriptions: AppleSubscriptions
+  /// `subscriptions`' registrar (a copy names the same registrar), borrowed in place by a read.
+  @usableFromInline let registrar: ObservationRegistrar
+  /// Made once: a key path with an argument is made at run time. An instance property, so that a
+  /// read finds it without a lazy global's check.
+  @usableFromInline let keyPath = AppleSubscriptions.detector
 
-  /// Made once: a key path with an argument is made at run time.
-  @usableFromInline static let keyPath = \TrackingProbe.[TrackingDetector()]
-  /// An instance property, so that a read finds it without a lazy global's check.
-  @usableFromInline let keyPath = TrackingProbe.keyPath
+  init(_ subscriptions: AppleSubscriptions = AppleSubscriptions()) {
+    self.subscriptions = subscriptions
+    registrar = subscriptions.registrar
+  }
 
-  @usableFromInline init() {}
+  /// A scoped store's (never asked: its reads go through its root's).
+  static let unused = TrackingProbe()
 
   /// Called by every holder read: opens this thread's window if Apple's Observation tracks, and
   /// closes an open one if it no longer does.
@@ -54,7 +61,7 @@ final class TrackingProbe: Observable, Sendable {
       ask()
       return openTrackingScopes.load(ordering: .relaxed) != 0
     }
-    registrar.access(self, keyPath: keyPath)
+    registrar.access(subscriptions, keyPath: keyPath)
     return _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0)
   }
 
@@ -66,7 +73,7 @@ final class TrackingProbe: Observable, Sendable {
     ThreadContext.withCurrent { context in
       if context.isInAppleClosure { return }
       context.askingApple()
-      registrar.access(self, keyPath: keyPath)
+      registrar.access(subscriptions, keyPath: keyPath)
       context.checkedApple()
     }
   }

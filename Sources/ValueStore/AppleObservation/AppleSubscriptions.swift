@@ -26,8 +26,9 @@ import Synchronization
 /// registrar's lock, seen by `AppleKey`): one not yet registered (its closure still running, or
 /// ended and not yet subscribed) stays for the next change of its key, which it hears, as a scope
 /// of Observation's own properties registered late does.
+@usableFromInline
 final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by `registry`
-  let registrar = ObservationRegistrar()
+  @usableFromInline let registrar = ObservationRegistrar()
   /// Whether Observation ever accessed a key here: a change then asks which.
   let isObserved = Atomic<Bool>(false)
   /// The records of each key read here not yet fired or dropped.
@@ -36,6 +37,9 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
   var onObserved: (@Sendable () -> Void)?
 
   subscript(apple _: AppleKey) -> Int { 0 }
+  subscript(_: TrackingDetector) -> Void { () }
+  /// The key path a holder's read asks Observation to record (see `TrackingProbe`).
+  @usableFromInline static let detector = \AppleSubscriptions.[TrackingDetector()]
 
   /// The runs whose key paths are queued or being delivered, by key path, with how many times.
   private var delivering: [ObjectIdentifier: (run: AppleRun, count: Int)] = [:]

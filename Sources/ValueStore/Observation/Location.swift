@@ -22,9 +22,12 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
   /// What extents bound here hold: a weak reference to this location.
   @usableFromInline let link = LocationLink()
 
-  init() {
-    super.init()
+  /// A location whose Apple subscriptions are `apple` (a root's, made with its probe), or made on
+  /// Observation's first read here.
+  override init(sharing apple: AppleSubscriptions? = nil) {
+    super.init(sharing: apple)
     link.location = self
+    if let apple { madeApple(apple) }
   }
 
   override func madeApple(_ apple: AppleSubscriptions) {

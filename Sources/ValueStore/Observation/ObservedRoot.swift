@@ -90,14 +90,17 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
 /// Apple's Observation through.
 @usableFromInline
 final class HolderRoot: Sendable {
-  @usableFromInline let location = Location()
-  @usableFromInline let probe = TrackingProbe()
+  @usableFromInline let location: Location
+  @usableFromInline let probe: TrackingProbe
   /// Reads of the whole value register a read of its identity: a value with no fields of its own
   /// to read (an enum, an optional) is read whole, and its replacement must reach the reader.
   @usableFromInline let readsIdentity: Bool
 
   init<Value>(for _: Value.Type) {
     readsIdentity = !(Value.self is any ObservableState.Type)
+    let apple = AppleSubscriptions()
+    location = Location(sharing: apple)
+    probe = TrackingProbe(apple)
   }
 
   /// Records a tracked read of the holder's value (identity `identity`): the value is handed out

@@ -35,7 +35,7 @@ public final class Store<State, Action: Sendable>: Observable {
   @usableFromInline let holderRoot: HolderRoot?
   /// Its probe, at hand: every untracked read asks it (one load and retain fewer than through the
   /// holder root).
-  @usableFromInline let probe: TrackingProbe?
+  @usableFromInline let probe: TrackingProbe
   var children: [AnyHashable: AnyObject] = [:]
 
   init(core: any StoreCore<State, Action>, root: StateBox<State>? = nil) {
@@ -43,7 +43,7 @@ public final class Store<State, Action: Sendable>: Observable {
     self.root = root
     rootStorage = root?.storage
     holderRoot = root?.root
-    probe = root?.root.probe
+    probe = root?.root.probe ?? TrackingProbe.unused
   }
 
   /// A store running `reducer` on `initialState`, with the dependencies in force here changed by
@@ -193,7 +193,7 @@ extension Store where State: ObservableState {
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
     @inline(__always) get {
-      guard let rootStorage, let probe else { return scopedField(keyPath) }
+      guard let rootStorage else { return scopedField(keyPath) }
       if _slowPath(rootStorage.pointee.isReducing) { RootState<State>.readInsideReducer() }
       if _slowPath(probe.check()) { return trackedField(keyPath) }
       return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
