@@ -84,10 +84,17 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own
   /// Values holders handed out while the window was open (as a tracking scope's). Weakly: a
   /// window may stay open long after Apple's closure ended (until a holder read finds it so),
   /// and must not keep a holder's locations — and the scopes subscribed to them — alive.
-  private var handouts: [UInt64: (location: Weak<Location>, version: UInt64, serial: UInt64)] = [:]
+  @exclusivity(unchecked) private var handouts: [UInt64: WeakHandout] = [:]
+
+  private struct WeakHandout {
+    weak var location: Location?
+    var version: UInt64
+    var serial: UInt64
+  }
 
   func handout(of serial: UInt64) -> Handout? {
-    guard let found = handouts[serial], let location = found.location.object else { return nil }
+    guard let index = handouts.index(forKey: serial), let location = handouts.values[index].location else { return nil }
+    let found = handouts.values[index]
     return Handout(location: location, version: found.version, serial: found.serial)
   }
 
@@ -95,23 +102,22 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own
   /// out at another location than before.
   @discardableResult
   func handOut(_ handout: Handout, serial: UInt64) -> Bool {
-    let moved = handouts[serial].map { $0.location.object !== handout.location } ?? true
-    if moved {
-      handouts[serial] = (Weak(handout.location), handout.version, handout.serial)
-    } else {
-      handouts[serial]!.version = handout.version
-      handouts[serial]!.serial = handout.serial
+    if let index = handouts.index(forKey: serial), handouts.values[index].location === handout.location {
+      handouts.values[index].version = handout.version
+      handouts.values[index].serial = handout.serial
+      return false
     }
-    return moved
+    handouts[serial] = WeakHandout(location: handout.location, version: handout.version, serial: handout.serial)
+    return true
   }
 
   func absorb(_ handouts: [UInt64: Handout]) {
     for (serial, handout) in handouts { handOut(handout, serial: serial) }
   }
   /// Set by the detector since the last holder read asked.
-  var seen = true
+  @exclusivity(unchecked) var seen = true
   /// Closed: its thread left Observation's closure (or exited).
-  var isClosed = false
+  @exclusivity(unchecked) var isClosed = false
   /// The last extent serial given when the window opened: a bare value made since was made
   /// inside Observation's closure (a filtered copy), which no earlier render read.
   let openedAfter = nextExtentSerial.load(ordering: .relaxed)

@@ -32,9 +32,9 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
   /// Whether Observation ever accessed a key here: a change then asks which.
   let isObserved = Atomic<Bool>(false)
   /// The records of each key read here not yet fired or dropped.
-  private var keys: [FieldKey: Records] = [:]
+  @exclusivity(unchecked) private var keys: [FieldKey: Records] = [:]
   /// Called once, when Observation first accesses a key here (a location mirrors it for writes).
-  var onObserved: (@Sendable () -> Void)?
+  @exclusivity(unchecked) var onObserved: (@Sendable () -> Void)?
 
   subscript(apple _: AppleKey) -> Int { 0 }
   subscript(_: TrackingDetector) -> Void { () }
@@ -42,7 +42,7 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
   @usableFromInline static let detector = \AppleSubscriptions.[TrackingDetector()]
 
   /// The runs whose key paths are queued or being delivered, by key path, with how many times.
-  private var delivering: [ObjectIdentifier: (run: AppleRun, count: Int)] = [:]
+  @exclusivity(unchecked) private var delivering: [ObjectIdentifier: (run: AppleRun, count: Int)] = [:]
 
   /// Lists `read`, which Observation recorded, as a read of `key`. Requires the registry lock.
   func list(_ read: AppleRead, for key: FieldKey) {
@@ -161,14 +161,14 @@ final class AppleRecord: @unchecked Sendable {
   /// Its thread's recording state (whether our `access` runs, whether its run is registered).
   private let state: AppleRecorder.State
   /// Observation's closure recorded it (its own thread's).
-  var isRecorded = false
+  @exclusivity(unchecked) var isRecorded = false
   /// Listed at its place (its own thread's).
-  var isListed = false
+  @exclusivity(unchecked) var isListed = false
   private let registered = Atomic<Bool>(false)
   /// Its key path was fired. Guarded by the registry.
-  var isFired = false
+  @exclusivity(unchecked) var isFired = false
   /// How many times it was reused. Written by its thread under the registry lock.
-  private(set) var generation = 0
+  @exclusivity(unchecked) private(set) var generation = 0
 
   private init(state: AppleRecorder.State) { self.state = state }
 
@@ -208,7 +208,7 @@ final class AppleRecord: @unchecked Sendable {
 
   /// Registered while an Observation closure ran on its thread: by a closure nested in another
   /// (its own thread's).
-  private(set) var registeredInside = false
+  @exclusivity(unchecked) private(set) var registeredInside = false
 }
 
 /// How a registration tells whether an Observation closure encloses it: asked with `access`,
@@ -244,19 +244,19 @@ final class AppleRun: @unchecked Sendable {
   /// Its thread (`AppleRecorder.thread`).
   let thread: ObjectIdentifier
   /// Its records, with their key paths. Its thread's (changed under the registry lock).
-  var records: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []
+  @exclusivity(unchecked) var records: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []
   /// The thread whose change claimed it, until its delivery there ended. Guarded by the registry.
-  var claimedBy: ObjectIdentifier?
+  @exclusivity(unchecked) var claimedBy: ObjectIdentifier?
   /// Delivered on another thread: none of its records fires again. Guarded by the registry.
-  var isDone = false
+  @exclusivity(unchecked) var isDone = false
   /// Notifications of its key paths queued or being delivered. Guarded by the registry.
-  var pending = 0
+  @exclusivity(unchecked) var pending = 0
   /// The thread delivering its notification now, and how deeply. Guarded by the registry.
-  var deliveringOn: ObjectIdentifier?
-  var depth = 0
+  @exclusivity(unchecked) var deliveringOn: ObjectIdentifier?
+  @exclusivity(unchecked) var depth = 0
   /// Records a change reached while its delivery on the claiming thread was pending, to fire
   /// once it ended. Guarded by the registry.
-  var deferred: [(AppleSubscriptions, KeyPath<AppleSubscriptions, Int>)] = []
+  @exclusivity(unchecked) var deferred: [(AppleSubscriptions, KeyPath<AppleSubscriptions, Int>)] = []
 
   init(thread: ObjectIdentifier) { self.thread = thread }
 
@@ -315,13 +315,13 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   /// must not keep one alive.
   final class State: @unchecked Sendable {  // its thread's own
     /// Set while our `access` runs on this thread (see `AppleRecord.hashed`).
-    var accessing = false
+    @exclusivity(unchecked) var accessing = false
     /// The current run was registered: a later read on the thread starts a new run.
-    var isSealed = true
+    @exclusivity(unchecked) var isSealed = true
     /// It was, while an Observation closure ran on the thread (see `AppleRun.finish`).
-    var sealedInside = false
+    @exclusivity(unchecked) var sealedInside = false
     /// Set by `AppleNesting` when Observation records it.
-    var sawTracking = false
+    @exclusivity(unchecked) var sawTracking = false
     private let nesting = AppleNesting()
 
     /// Whether an Observation closure runs on this thread now.
@@ -335,12 +335,12 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   let state = State()
   /// Names this thread's runs.
   var thread: ObjectIdentifier { ObjectIdentifier(self) }
-  private var run: AppleRun?
-  private var records: [Place: (read: AppleRead, place: Weak<AppleSubscriptions>)] = [:]
+  @exclusivity(unchecked) private var run: AppleRun?
+  @exclusivity(unchecked) private var records: [Place: (read: AppleRead, place: Weak<AppleSubscriptions>)] = [:]
   /// Records ready for reuse, with their key paths.
-  private var pool: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []
+  @exclusivity(unchecked) private var pool: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []
   /// How many records this thread made, and how many wait for reuse (for tests).
-  private(set) var made = 0
+  @exclusivity(unchecked) private(set) var made = 0
   var pooled: Int { pool.count }
 
   private struct Place: Hashable {
@@ -352,8 +352,8 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   /// Observation recorded for it (forgotten when a run starts). Repeated in the current run, a read
   /// records nothing of ours; its key paths are recorded again — a closure nested in another
   /// shares the run but has an access list of its own.
-  private var recent: [(read: Read, accesses: [Access])] = []
-  private var accessesSinceRead: [Access] = []
+  @exclusivity(unchecked) private var recent: [(read: Read, accesses: [Access])] = []
+  @exclusivity(unchecked) private var accessesSinceRead: [Access] = []
   /// Weakly: a closure's scopes subscribed at a place must go with it (its holder), not stay
   /// until this thread reads again.
   struct Access {
@@ -377,7 +377,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     reading = read
     accessesSinceRead.removeAll(keepingCapacity: true)
   }
-  private var reading: Read?
+  @exclusivity(unchecked) private var reading: Read?
 
   /// Whether `read` repeats a recent one of the open run; if so its records are recorded again.
   /// Starts `read`.

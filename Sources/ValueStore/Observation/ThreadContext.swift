@@ -24,7 +24,7 @@ final class ThreadContext {
   /// firing loop set aside (see `registerPendingReads`).
   @exclusivity(unchecked) var openScopes: [TrackingScope] = []
   /// Finished scopes kept for reuse (one per nesting level ever reached).
-  var spareScopes: [TrackingScope] = []
+  @exclusivity(unchecked) var spareScopes: [TrackingScope] = []
 
   // MARK: Delivery (Observer.swift, Transaction.swift)
 
@@ -81,12 +81,12 @@ final class ThreadContext {
   @exclusivity(unchecked) var hidesReadsFromApple = false
   /// How this thread asks Apple's Observation whether it tracks before any holder was read in an
   /// Observation closure (see `askApple`).
-  var threadProbe: TrackingProbe?
+  @exclusivity(unchecked) var threadProbe: TrackingProbe?
   /// This thread's reads recorded for Apple's Observation (see `AppleSubscriptions`).
   let appleRecorder = AppleRecorder()
 
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
-  var observableFields: [ObjectIdentifier: ObservableFields] = [:]
+  @exclusivity(unchecked) var observableFields: [ObjectIdentifier: ObservableFields] = [:]
   /// Whether this is the main thread, asked once: on Linux `Thread.isMainThread` makes two system
   /// calls, and a store observer's every round asks.
   lazy var isMainThread = Thread.isMainThread

@@ -14,11 +14,11 @@ final class TrackingScope {
   @exclusivity(unchecked) var recentReads = RecentReads()
   /// The enclosing scope on this thread, and what a change calls: for the reads registered
   /// before the closure ends (see `registerPendingReads`).
-  var outer: TrackingScope?
-  var onChange: (@Sendable (ObservationChange) -> Void)?
+  @exclusivity(unchecked) var outer: TrackingScope?
+  @exclusivity(unchecked) var onChange: (@Sendable (ObservationChange) -> Void)?
   /// The observer of the reads registered so far; nil until the closure mutates a holder (the
   /// usual case: everything is registered at its end).
-  var observer: Observer?
+  @exclusivity(unchecked) var observer: Observer?
 
   func record(_ access: Access) {
     let id = (ObjectIdentifier(access.subscribers), access.key)
