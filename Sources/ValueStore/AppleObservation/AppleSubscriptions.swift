@@ -29,6 +29,8 @@ import Synchronization
 @usableFromInline
 final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by `registry`
   @usableFromInline let registrar = ObservationRegistrar()
+  /// Names it for its thread's recorder.
+  let serial = nextAppleSerial.add(1, ordering: .relaxed).newValue
   /// Whether Observation ever accessed a key here: a change then asks which.
   let isObserved = Atomic<Bool>(false)
   /// The records of each key read here not yet fired or dropped.
@@ -134,6 +136,9 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
     }
   }
 }
+
+/// The counter of `AppleSubscriptions.serial`.
+private let nextAppleSerial = Atomic<UInt64>(0)
 
 /// The argument of a record's key path: hashing it tells the record that Observation recorded it
 /// or registered it.
@@ -336,7 +341,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   /// Names this thread's runs.
   var thread: ObjectIdentifier { ObjectIdentifier(self) }
   @exclusivity(unchecked) private var run: AppleRun?
-  @exclusivity(unchecked) private var records: [Place: (read: AppleRead, place: Weak<AppleSubscriptions>)] = [:]
+  @exclusivity(unchecked) private var records: [Place: AppleRead] = [:]
   /// Records ready for reuse, with their key paths.
   @exclusivity(unchecked) private var pool: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []
   /// How many records this thread made, and how many wait for reuse (for tests).
@@ -344,7 +349,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   var pooled: Int { pool.count }
 
   private struct Place: Hashable {
-    let place: ObjectIdentifier
+    let place: UInt64  // `AppleSubscriptions.serial`: never reused, unlike an object's address
     let key: FieldKey
   }
 
@@ -415,12 +420,12 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
       recent.removeAll()
       records.removeAll(keepingCapacity: true)
     }
-    let id = Place(place: ObjectIdentifier(place), key: key)
-    if let found = records[id], found.place.object === place { return found.read }
+    let id = Place(place: place.serial, key: key)
+    if let found = records[id] { return found }
     let (record, keyPath) = pool.popLast() ?? makeRecord()
     current.records.append((record, keyPath))
     let read = AppleRead(run: current, record: record, keyPath: keyPath, generation: record.generation)
-    records[id] = (read, Weak(place))
+    records[id] = read
     return read
   }
 
