@@ -42,7 +42,9 @@ final class Observer: @unchecked Sendable {
   /// Lists `subscribers` (if new) and counts one more registration there. Requires the registry
   /// lock.
   func didRegister(on subscribers: Subscribers) {
-    if let index = places.lastIndex(where: { $0.subscribers.object === subscribers }) {
+    if let last = places.indices.last, places[last].subscribers.object === subscribers {
+      places[last].registrations += 1
+    } else if let index = places.lastIndex(where: { $0.subscribers.object === subscribers }) {
       places[index].registrations += 1
     } else {
       places.append((Weak(subscribers), 1))

@@ -134,9 +134,12 @@ private func register(_ observer: Observer, for accesses: [Access]) -> [Delivery
   #endif
   return withRegistry { _ -> [Delivery] in
     guard observer.isActive else { return [] }
+    // An observer's first registrations are new everywhere (its accesses are distinct); a later
+    // batch (after reads registered before a mutation) looks each up.
+    let isFirst = observer.places.isEmpty
     var missed: [Delivery] = []
     for access in accesses {
-      if access.subscribers.contains(observer, key: access.key) { continue }
+      if !isFirst, access.subscribers.contains(observer, key: access.key) { continue }
       observer.didRegister(on: access.subscribers)
       access.subscribers.register(observer, key: access.key, keyPath: access.keyPath)
       if access.isStale { missed.append(Delivery(observer: observer, keyPath: access.keyPath)) }
