@@ -95,6 +95,16 @@ final class Extent: @unchecked Sendable {
     return boundLocation
   }
 
+  /// The location this extent is bound to now, if it is one in its holder's tree. Asked by the
+  /// holder's mutation: it alone binds and retires.
+  @inlinable
+  var boundLiveLocation: Location? {
+    guard flags.load(ordering: .relaxed) & Extent.isBound != 0, let link = location.load(),
+      !link.isRetired.load(ordering: .relaxed), let location = link.location, location.isBound(to: self)
+    else { return nil }
+    return location
+  }
+
   /// The location this extent is bound to now, if any.
   @inlinable
   var boundLocation: Location? {
@@ -249,7 +259,7 @@ extension Extent {
   func bind(to location: Location, _ garbage: inout [AnyObject]) -> Bool {
     let stored = self.location.storeIfNil(location.link)
     if stored !== location.link {
-      guard stored.isRetired, let old = self.location.replace(stored, with: location.link) else { return false }
+      guard stored.isRetired.load(ordering: .relaxed), let old = self.location.replace(stored, with: location.link) else { return false }
       garbage.append(old)
     }
     forgetLineage(&garbage)

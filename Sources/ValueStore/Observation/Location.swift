@@ -69,7 +69,7 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
   /// the registry lock.
   func removeChild(_ step: LocationStep) {
     guard let removed = children.removeValue(forKey: step) else { return }
-    removed.forEachInTree { $0.link.isRetired = true }
+    removed.forEachInTree { $0.link.isRetired.store(true, ordering: .relaxed) }
     if children.isEmpty {
       hasChildren.store(false, ordering: .relaxed)
       link.hasChildren.store(false, ordering: .relaxed)
@@ -116,8 +116,9 @@ final class LocationLink: @unchecked Sendable {  // `location` is set once, befo
   @usableFromInline let isObserved = Atomic<Bool>(false)
   @usableFromInline let hasChildren = Atomic<Bool>(false)
   /// The location left its holder's tree (`Location.removeChild`): an extent holding this link
-  /// is bound nowhere. Guarded by ``registry``.
-  @exclusivity(unchecked) var isRetired = false
+  /// is bound nowhere. Set under ``registry`` by the holder's mutation, which alone reads it
+  /// without the lock.
+  @usableFromInline let isRetired = Atomic<Bool>(false)
 
   init() {}
 }

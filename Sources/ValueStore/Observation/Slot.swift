@@ -41,14 +41,14 @@ struct Slot {
   /// copy or a value nobody observes), before a write that changes it in place.
   @inlinable
   init<T>(_ value: inout T, as kind: any ObservationIdentifiable.Type, below parent: Location?, at step: @autoclosure () -> LocationStep) {
-    location = Slot.location(step(), below: parent)
+    let unbound = kind._identity(of: value)
+    location = Slot.location(step(), below: parent, of: unbound)
     if let location {
-      let unbound = kind._identity(of: value)
       let bound = kind._bind(&value, to: location)
       before = bound.identity
       original = Slot.original(unbound, boundAs: before, origin: bound.origin?.takeRetainedValue())
     } else {
-      before = kind._identity(of: value)
+      before = unbound
       original = nil
     }
   }
@@ -57,7 +57,7 @@ struct Slot {
   /// write that replaces it (nothing to bind).
   @inlinable
   init(replacing before: ObservationIdentity, below parent: Location?, at step: @autoclosure () -> LocationStep) {
-    location = Slot.location(step(), below: parent)
+    location = Slot.location(step(), below: parent, of: before)
     self.before = before
     original = nil
   }
@@ -91,10 +91,16 @@ struct Slot {
     return (before, Slot.original(unbound, boundAs: before, origin: origin.takeRetainedValue()).map { .passRetained($0) })
   }
 
-  /// The location at `step` below `parent`, if a read reached it.
+  /// The location at `step` below `parent`, if a read reached it: the one the value there
+  /// (`identity`) is bound to, if it is bound in the tree — a value moves to another field or id
+  /// only detached (Detach.swift), so its location is the one at its step — else looked up. (A
+  /// plain array's element moves between positions bound: its slot gives no identity.)
   @inlinable
-  static func location(_ step: @autoclosure () -> LocationStep, below parent: Location?) -> Location? {
+  static func location(
+    _ step: @autoclosure () -> LocationStep, below parent: Location?, of identity: ObservationIdentity? = nil
+  ) -> Location? {
     guard let parent, _slowPath(parent.hasChildren.load(ordering: .relaxed)) else { return nil }
+    if let bound = identity?.extent?.boundLiveLocation { return bound }
     return existing(step(), below: parent)
   }
 
