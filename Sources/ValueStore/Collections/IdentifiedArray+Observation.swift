@@ -129,11 +129,12 @@ extension Extent {
       guard context.isRecording else { return }
       if let handout = context.handout(of: serial) {
         let step = LocationStep.element(AnyHashable(id))
-        if let child = element.extent { context.handOut(child, below: handout, at: step) }
-        let (location, version) = withRegistry { _ in
-          let location = handout.location.child(step)
-          return (location, location.version.load(ordering: .relaxed))
-        }
+        let (location, version) =
+          element.extent.map { context.handOut($0, below: handout, at: step) }
+          ?? withRegistry { _ in
+            let location = handout.location.child(step)
+            return (location, location.version.load(ordering: .relaxed))
+          }
         // As old as the collection's handout: a structure moved on since makes it stale.
         let current = handout.location.version.load(ordering: .relaxed) == handout.version
         let access = Access(

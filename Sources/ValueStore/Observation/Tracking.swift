@@ -303,7 +303,15 @@ extension ThreadContext {
 
   /// Hands out `child`, read at `step` from the value of `parent`: at the location below, bound
   /// to it if the parent still holds its value there (the holder has not moved on since).
-  func handOut(_ child: Extent, below parent: Handout, at step: LocationStep) {
+  @discardableResult
+  func handOut(_ child: Extent, below parent: Handout, at step: LocationStep) -> (location: Location, version: UInt64) {
+    // Bound in the tree, the child is at its step's location (Slot.location); a change since
+    // moves the version read here.
+    if let location = child.boundLiveLocation, parent.location.boundSerial.load(ordering: .relaxed) == parent.serial {
+      let version = location.version.load(ordering: .relaxed)
+      handOut(child, at: location, version: version)
+      return (location, version)
+    }
     let (location, version) = withRegistry { garbage -> (Location, UInt64) in
       let location = parent.location.child(step)
       if parent.location.boundSerial.load(ordering: .relaxed) == parent.serial, !location.isBound(to: child) {
@@ -312,6 +320,7 @@ extension ThreadContext {
       return (location, location.version.load(ordering: .relaxed))
     }
     handOut(child, at: location, version: version)
+    return (location, version)
   }
 
   /// Hands out the elements of a plain array read at `step` from the value of `parent`, by
