@@ -155,4 +155,18 @@ import Testing
     store.send(.edit { $0.count += 1 })
     #expect(fired.count == 1)
   }
+
+  /// A read repeated in a run of reads that outlived its window (closed, and a new one opened)
+  /// hands its value out again: reads made on that value are still the holder's. Two generated
+  /// sequences of the store suite (base 0x34D2, 14141 then 14143): the first leaves a run of
+  /// reads open; in the second, element reads went to the elements' own boxes, and a copy's
+  /// removal of an element notified a closure that read it through the store.
+  @MainActor @Test func aRunOutlivingItsWindowHandsItsReadsOutAgain() {
+    let generator = RelGenerator(styles: [.chain, .anchored, .scoped])
+    let runner = RelRunner(makeTarget: { RelStoreTarget() }, avoiding: RelRandomConfig.avoiding)
+    let sequences = [14141, 14143].map { generator.sequence(seed: RelRandom.sequenceSeed(base: 0x34D2, index: $0)) }
+    #expect(runner.run(sequences[0]).map { $0.kind != .spurious || sequences[0][$0.opIndex].isB6Shaped } ?? true)
+    let failure = runner.run(sequences[1])
+    #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
+  }
 }

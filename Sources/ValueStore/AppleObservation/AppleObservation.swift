@@ -186,6 +186,8 @@ extension ThreadContext {
     window.isClosed = true
     self.window = nil
     openTrackingScopes.subtract(1, ordering: .relaxed)
+    // A repeated read skips handing its value out again: the window it was handed out in is gone.
+    appleRecorder.forgetRecentReads()
   }
 }
 
