@@ -58,57 +58,62 @@ import Testing
     return counters.map(\.count)
   }
 
-  @Test func everyNestedClosureIsCalledAsItsObservableTwinIs() {
-    var random = RelRandom(seed: 0x4E57)
-    for index in 0..<3_000 {
+  /// Runs `count` shapes made from `seed` over a subject made for each (its reads and writes),
+  /// and over an `@Observable` twin; stops at the first that differs.
+  static func compare(
+    seed: UInt64, count: Int,
+    subject: () -> (read: (Field) -> Void, write: (Field) -> Void)
+  ) {
+    var random = RelRandom(seed: seed)
+    for index in 0..<count {
       let shape = Shape.random(&random)
       let model = NestedModel()
-      let expected = Self.run(shape, read: model.read, write: model.write)
-      let root = ObservedRoot(BridgeState())
-      let actual = Self.run(shape, read: { field in
-        switch field {
-        case .count: _ = root.count
-        case .name: _ = root.name
-        case .childCount: _ = root.child.count
-        }
-      }, write: { field in
-        root.mutate { state in
-          switch field {
-          case .count: state.count += 1
-          case .name: state.name += "x"
-          case .childCount: state.child.count += 1
-          }
-        }
-      })
+      let expected = run(shape, read: model.read, write: model.write)
+      let (read, write) = subject()
+      let actual = run(shape, read: read, write: write)
       #expect(actual == expected, "shape \(index): \(shape)")
       if actual != expected { return }
     }
   }
 
-  @MainActor @Test func everyNestedClosureOverAStoreIsCalledAsItsObservableTwinIs() {
-    var random = RelRandom(seed: 0x4E58)
-    for index in 0..<1_000 {
-      let shape = Shape.random(&random)
-      let model = NestedModel()
-      let expected = Self.run(shape, read: model.read, write: model.write)
-      let store = Store(initialState: BridgeState(), reducer: BridgeFeature())
-      let actual = Self.run(shape, read: { field in
-        switch field {
-        case .count: _ = store.count
-        case .name: _ = store.name
-        case .childCount: _ = store.child.count
-        }
-      }, write: { field in
-        store.send(.edit { state in
+  /// A field of `BridgeState` changed in place.
+  static func edit(_ state: inout BridgeState, _ field: Field) {
+    switch field {
+    case .count: state.count += 1
+    case .name: state.name += "x"
+    case .childCount: state.child.count += 1
+    }
+  }
+
+  @Test func everyNestedClosureIsCalledAsItsObservableTwinIs() {
+    Self.compare(seed: 0x4E57, count: 3_000) {
+      let root = ObservedRoot(BridgeState())
+      return (
+        { field in
           switch field {
-          case .count: state.count += 1
-          case .name: state.name += "x"
-          case .childCount: state.child.count += 1
+          case .count: _ = root.count
+          case .name: _ = root.name
+          case .childCount: _ = root.child.count
           }
-        })
-      })
-      #expect(actual == expected, "shape \(index): \(shape)")
-      if actual != expected { return }
+        },
+        { field in root.mutate { Self.edit(&$0, field) } }
+      )
+    }
+  }
+
+  @MainActor @Test func everyNestedClosureOverAStoreIsCalledAsItsObservableTwinIs() {
+    Self.compare(seed: 0x4E58, count: 1_000) {
+      let store = Store(initialState: BridgeState(), reducer: BridgeFeature())
+      return (
+        { field in
+          switch field {
+          case .count: _ = store.count
+          case .name: _ = store.name
+          case .childCount: _ = store.child.count
+          }
+        },
+        { field in store.send(.edit { Self.edit(&$0, field) }) }
+      )
     }
   }
 }
