@@ -215,6 +215,11 @@ enum AppleObservation {
 
   /// `changes` were written at `place`: Apple's scopes that read them hear it, after the
   /// mutation, outside every lock.
+  static func didChange(_ place: Subscribers, _ change: Change) {
+    guard let apple = place.apple, apple.isObserved.load(ordering: .relaxed) else { return }
+    didChange(place, [change])
+  }
+
   static func didChange(_ place: Subscribers, _ changes: [Change]) {
     guard let apple = place.apple, apple.isObserved.load(ordering: .relaxed) else { return }
     let thread = ThreadContext.current.appleRecorder.thread

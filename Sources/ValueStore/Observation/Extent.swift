@@ -172,12 +172,16 @@ extension Extent {
     if isFork || observed {
       let deliveries = withRegistry { garbage -> [Delivery] in
         if isFork { record(change, &garbage) }
-        return (location?.matching([change]) ?? []) + (box?.matching([change]) ?? [])
+        guard observed else { return [] }
+        let changes = [change]
+        var deliveries = location?.matching(changes) ?? []
+        if let box { deliveries += box.matching(changes) }
+        return deliveries
       }
       deliver(deliveries)
     }
-    if let location { AppleObservation.didChange(location, [change]) }
-    if let box, ThreadContext.current.holderDepth == 0 { AppleObservation.didChange(box, [change]) }
+    if let location { AppleObservation.didChange(location, change) }
+    if let box, ThreadContext.current.holderDepth == 0 { AppleObservation.didChange(box, change) }
   }
 
   /// Records a write on this fork. Requires the registry lock.

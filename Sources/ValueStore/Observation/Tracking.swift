@@ -63,7 +63,7 @@ final class TrackingScope {
 
   func reset() {
     accesses.removeAll(keepingCapacity: true)
-    handouts.removeAll()
+    handouts.removeAll(keepingCapacity: true)
     last = nil
     recentReads.removeAll()
     (outer, onChange, observer) = (nil, nil, nil)
