@@ -388,10 +388,13 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   /// Starts `read`.
   func repeats(_ read: Read) -> Bool {
     startsRead(read)
-    guard hasOpenRun, let found = recent.first(where: { $0.read == read }) else { return false }
-    for access in found.accesses {
-      guard let place = access.place.object else { continue }
-      AppleObservation.access(access.read, of: access.key, at: place, self)
+    guard hasOpenRun, let index = recent.firstIndex(where: { $0.read == read }) else { return false }
+    // In place: copying an access copies its weak reference.
+    recent[index].accesses.withUnsafeBufferPointer { accesses in
+      for access in accesses.indices {
+        guard let place = accesses[access].place.object else { continue }
+        AppleObservation.access(accesses[access].read, of: accesses[access].key, at: place, self)
+      }
     }
     return true
   }
