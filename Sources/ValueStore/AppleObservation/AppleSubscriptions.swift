@@ -18,9 +18,11 @@ import Synchronization
 /// - **The recording thread** releases the claim once the delivery ends: every closure that
 ///   registered a fired key path was installed (it registered on this thread, before returning)
 ///   and, called, cancelled, so its other key paths reach nobody — but a closure nested in it,
-///   which shares its run and registered only some of them, still hears the rest. While an
-///   Observation closure still runs on the thread, the fired records may fire again (it may
-///   register them yet); otherwise they are reused (`AppleRecorder.reuse`).
+///   which shares its run and registered only some of them, still hears the rest. Records the
+///   change reached meanwhile are deferred to the end of the delivery. A run registered by one
+///   closure is then over, and all its records are reused; in a run nested closures share, the
+///   fired records may fire again while an Observation closure still runs on the thread (it may
+///   register them yet), and are reused otherwise (`AppleRun.finish`).
 ///
 /// A record is fired only once Observation registered it (it hashes the key path under the
 /// registrar's lock, seen by `AppleKey`): one not yet registered (its closure still running, or
