@@ -58,6 +58,25 @@ import Testing
     return counters.map(\.count)
   }
 
+  /// Two closures, one nested in the other, each told of the first change of what it read (an
+  /// inner closure once lost its change after its outer closure heard one of its own key first).
+  @Test(arguments: [false, true])
+  func nestedClosuresAreEachToldOnce(outerKeyFirst: Bool) {
+    let root = ObservedRoot(BridgeState())
+    let (outer, inner) = (FireCounter(), FireCounter())
+    withObservationTracking {
+      _ = root.count
+      withObservationTracking { _ = root.name } onChange: { inner.tick() }
+    } onChange: {
+      outer.tick()
+    }
+    if outerKeyFirst { root.mutate { $0.count += 1 } }
+    root.mutate { $0.name += "x" }
+    root.mutate { $0.count += 1 }
+    #expect(inner.count == 1)
+    #expect(outer.count == 1)
+  }
+
   /// Runs `count` shapes made from `seed` over a subject made for each (its reads and writes),
   /// and over an `@Observable` twin; stops at the first that differs.
   static func compare(
