@@ -60,4 +60,20 @@ import Testing
     let failure = runner.run(sequences[1])
     #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
   }
+
+  /// A bare value made after a closure, while the window Observation opened is still open (no
+  /// holder read since), is read and written as if nothing tracked: its child is changed in place
+  /// (a read holding what it read below would make the write copy it), and nobody hears it. (A
+  /// reducer test running on a thread where an Observation test had just run saw its child
+  /// copied.)
+  @Test func aBareValueReadAfterAClosureIsWrittenInPlace() {
+    let root = ObservedRoot(BridgeState())
+    withObservationTracking { _ = root.count } onChange: {}
+    var state = BridgeState()
+    let child = state.child.observationIdentity
+    _ = state.child
+    state.child.count += 1
+    #expect(state.child.count == 1)
+    #expect(state.child.observationIdentity.serial == child.serial)
+  }
 }

@@ -148,13 +148,14 @@ extension Extent {
           Access(
             subscribers: handout.location, key: .identity, keyPath: nil, version: handout.version, serial: handout.serial))
       } else if let child = element.extent {
+        guard context.recordsBare(child.lineageSerial) else { return }
         let box = child.makeBox()
         context.record(
           Access(subscribers: box, key: .identity, keyPath: nil, version: box.version.load(ordering: .relaxed), serial: 0),
           bare: child.lineageSerial)
         let collection = makeBox()
         withRegistry { garbage in collection.read(child, at: .element(AnyHashable(id)), &garbage) }
-      } else {
+      } else if context.recordsBare(lineageSerial) {
         let box = makeBox()
         context.record(
           Access(

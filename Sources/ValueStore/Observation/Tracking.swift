@@ -172,6 +172,15 @@ extension ThreadContext {
     if let window, !hidesReadsFromApple, window.handOut(handout, serial: extent.serial) { appleRecorder.forgetRecentReads() }
   }
 
+  /// Whether a read of a bare value whose lineage began with extent serial `lineage` is recorded:
+  /// by a scope, or shown to Apple's Observation. One that is not touches nothing (an Apple window
+  /// left open after its closure must not make a bare value's box, nor hold what is read below).
+  func recordsBare(_ lineage: UInt64) -> Bool {
+    if scope != nil { return true }
+    guard let window, !hidesReadsFromApple else { return false }
+    return window.showsBare(lineage)
+  }
+
   /// Records `access` in the innermost scope, and tells Apple's Observation of a read at a
   /// location if it may be tracking.
   func record(_ access: Access, bare serial: UInt64? = nil) {
@@ -226,7 +235,7 @@ extension Extent {
           if let child = identity.extent { context.handOut(child, below: handout, at: step) }
         }
         if !elements.isEmpty { context.handOut(elements, below: handout, at: .field(key)) }
-      } else {
+      } else if context.recordsBare(lineageSerial) {
         let box = makeBox()
         context.record(
           Access(subscribers: box, key: key, keyPath: keyPath, version: box.version.load(ordering: .relaxed), serial: 0),
