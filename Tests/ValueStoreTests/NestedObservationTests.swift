@@ -21,7 +21,7 @@ import Testing
   }
 
   /// The closures of one shape, outermost first, each with what it reads before and after the
-  /// one nested in it; `write` is written by the outermost after its nested closure.
+  /// one nested in it; `writeInside` is written by the outermost after its nested closure.
   struct Shape: CustomStringConvertible {
     var levels: [(before: [Field], after: [Field])]
     var writeInside: Field?
@@ -58,8 +58,8 @@ import Testing
     return counters.map(\.count)
   }
 
-  /// Two closures, one nested in the other, each told of the first change of what it read (an
-  /// inner closure once lost its change after its outer closure heard one of its own key first).
+  /// Two closures, one nested in the other, each told of the first change of what it read —
+  /// whichever of their keys changes first.
   @Test(arguments: [false, true])
   func nestedClosuresAreEachToldOnce(outerKeyFirst: Bool) {
     let root = ObservedRoot(BridgeState())

@@ -63,9 +63,7 @@ import Testing
 
   /// A bare value made after a closure, while the window Observation opened is still open (no
   /// holder read since), is read and written as if nothing tracked: its child is changed in place
-  /// (a read holding what it read below would make the write copy it), and nobody hears it. (A
-  /// reducer test running on a thread where an Observation test had just run saw its child
-  /// copied.)
+  /// (a read holding what it read below would make the write copy it), and nobody hears it.
   @Test func aBareValueReadAfterAClosureIsWrittenInPlace() {
     let root = ObservedRoot(BridgeState())
     withObservationTracking { _ = root.count } onChange: {}
