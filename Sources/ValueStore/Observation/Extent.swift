@@ -8,7 +8,7 @@ import Synchronization
 /// extent is shared *forks* it: a new extent whose `origin` is the old one. A fork is never bound
 /// to a location until the holder puts it there (a copy written back, or the holder's own value
 /// written while a snapshot is alive), so a copy's writes never reach the holder's observers.
-/// See Documentation/CoreRedesign.md.
+/// See Design.md §2.
 ///
 /// Invariants (the lock is ``registry``):
 /// - `serial` is unique for the process lifetime (slots compare serials, never addresses).

@@ -1,4 +1,4 @@
-// The observation core's invariants, in one place (Documentation/CoreRedesign.md, "Invariants"),
+// The observation core's invariants, in one place (Design.md §7, "Invariants"),
 // each checked by the `_checkInvariants()` of the type that owns it.
 //
 // As in swift-collections, the checks are compiled only with the compilation condition
