@@ -49,14 +49,14 @@ import Testing
   static let rounds = 3
 
   @Test(.timeLimit(.minutes(1)))
-  func aRootsTrackingIsCalledAtMostOnceWhileOtherThreadsWrite() {
+  func aRootsTrackingIsCalledAtMostOnceWhileOtherThreadsWrite() async {
     var controls: [Render: OneShotSummary] = [:]
     for render in Render.allCases {
       // The control: its fields are guarded by a lock (an @Observable class's storage is not
       // thread-safe), inside which the tracked read and each write run.
       let model = OneShotModel()
       let lock = NSLock()
-      let apple = OneShotHarness.onThreads(
+      let apple = await OneShotHarness.onThreads(
         render,
         read: { lock.withLock { _ = (model.count, model.childCount, model.rowCount, model.optionalCount) } },
         write: { writer, i in lock.withLock { model.write((writer + i) % 4) } })
@@ -67,7 +67,7 @@ import Testing
     for round in 1...Self.rounds {
       for render in Render.allCases {
         let root = ObservedRoot(BridgeState())
-        let ours = OneShotHarness.onThreads(
+        let ours = await OneShotHarness.onThreads(
           render,
           read: { _ = (root.count, root.child.count, root.rows[id: 1]?.count, root.optional?.count) },
           write: { writer, i in
@@ -217,11 +217,12 @@ enum OneShotHarness {
   /// times; writers on four threads of their own, started once the first tracking is made, each
   /// calling `write(writer, i)` for `i` in `0..<ObservationOneShotTests.writes` while the render
   /// loop runs (see `minimumWrites`). Under a watchdog. Returns once every thread has finished, so
-  /// that every call has been counted.
+  /// that every call has been counted — awaited, not waited for: a blocked thread of the
+  /// concurrency pool (two on two cores) would hold up the other tests meanwhile.
   static func onThreads(
     _ render: ObservationOneShotTests.Render, read: @escaping @Sendable () -> Void,
     write: @escaping @Sendable (_ writer: Int, _ iteration: Int) -> Void, function: String = #function
-  ) -> OneShotSummary {
+  ) async -> OneShotSummary {
     let watchdog = Watchdog(function)
     defer { watchdog.finish() }
     let writers = ObservationOneShotTests.writers
@@ -252,7 +253,7 @@ enum OneShotHarness {
         finished.leave()
       }.start()
     }
-    finished.wait()
+    await withCheckedContinuation { done in finished.notify(queue: .global()) { done.resume() } }
     return ledger.summary
   }
 
