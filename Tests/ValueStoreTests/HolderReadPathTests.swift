@@ -115,7 +115,7 @@ func readPathStore() -> Store<ReadPathParent, ReadPathAction> {
   @MainActor @Test func untrackedChildStoreReadDoesNotAnchorTheChild() {
     // Nothing tracks on this thread: a bridge window another test's `withObservationTracking`
     // left open here (it closes at the next read that finds Observation gone) is closed first.
-    ThreadContext.current.closeBridgeWindow()
+    ThreadContext.current.closeAppleWindow()
     let store = readPathStore()
     let inner = store.scope(state: \.inner, action: ReadPathAction.inner)
     _ = withTracking { untracked { inner.child.count } } onChange: { _ in }
@@ -129,7 +129,7 @@ func readPathStore() -> Store<ReadPathParent, ReadPathAction> {
   @MainActor @Test func childStoreReadWhileAnotherThreadTracksDoesNotAnchorTheChild() {
     // Nothing tracks on this thread: a bridge window another test's `withObservationTracking`
     // left open here (it closes at the next read that finds Observation gone) is closed first.
-    ThreadContext.current.closeBridgeWindow()
+    ThreadContext.current.closeAppleWindow()
     let store = readPathStore()
     let inner = store.scope(state: \.inner, action: ReadPathAction.inner)
     openTrackingScopes.add(1, ordering: .relaxed)
@@ -164,14 +164,13 @@ func readPathStore() -> Store<ReadPathParent, ReadPathAction> {
   /// change.
   @Test func aStaleSignOfTrackingDoesNotKeepTheBridgeWindowOpen() {
     let context = ThreadContext.current
-    context.closeBridgeWindow()
-    context.appleTrackingSeen = false
-    let root = ObservedRoot(ReadPathParent())
+    context.closeAppleWindow()
+        let root = ObservedRoot(ReadPathParent())
     withObservationTracking { _ = root.currentValue } onChange: {}
     _ = root.inner  // Observation is gone: this read closes the window
-    #expect(!context.bridgeWindow)
+    #expect(context.window == nil)
     let child = root.child
-    context.closeBridgeWindow()
+    context.closeAppleWindow()
     var copy = child
     let reader = tracking { _ = copy.count }
     copy.count += 1
@@ -182,7 +181,7 @@ func readPathStore() -> Store<ReadPathParent, ReadPathAction> {
   /// read records nothing and anchors nothing — here the child it returns, whose bare copy must then
   /// hear its own change (the read anchored it before finding Observation gone).
   @Test func aReadFindingObservationGoneAnchorsNothing() {
-    ThreadContext.current.closeBridgeWindow()
+    ThreadContext.current.closeAppleWindow()
     let root = ObservedRoot(RelState())
     withObservationTracking { _ = root.count } onChange: {}
     let child = root.child

@@ -94,7 +94,7 @@ struct LockDisciplineTests {
       #expect(isKnownUniquelyReferenced(&last[0]))
       withRegistry { _ in last.removeAll() }
       withRegistry { observer?.deactivate(&$0) }
-      #expect(observer?.extents.isEmpty == true)
+      #expect(withRegistry { _ in observer?.isActive } == false)
     }
     #expect(finished)
   }

@@ -203,7 +203,7 @@ struct BridgeFeature: Reducer {
         root.mutate { $0.rows.append(Row(id: id)) }
         withObservationTracking { _ = (root.rows[id: id]?.title, root.count) } onChange: {}
         root.mutate { _ = $0.rows.remove(id: id) }
-        if round % 500 == 499 { sizes.withValue { $0.append(ThreadContext.current.bridges.count) } }
+        if round % 500 == 499 { sizes.withValue { $0.append(withRegistry { _ in root.root.location.treeSize }) } }
       }
       done.signal()
     }

@@ -88,22 +88,32 @@ import Testing
     var threads: [pthread_t] = []
     for (index, work) in works.enumerated() {
       let read = ObservationBridgeTests.shapes.compactMap(\.rootRead)[index % 12]
-      let box = Unmanaged.passRetained(ThreadBody {
+      threads.append(ThreadBody.start {
         let canary = Canary()
         work.canary = canary
         withObservationTracking { read(work.root!) } onChange: { _ = canary }
       })
-      var thread = pthread_t()
-      pthread_create(&thread, nil, { raw in
-        let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
-        body.run()
-        return nil
-      }, box.toOpaque())
-      threads.append(thread)
     }
     for thread in threads { pthread_join(thread, nil) }  // exited, thread-local storage gone
     for work in works { work.root = nil }
     #expect(works.filter { $0.canary != nil }.count == 0)
+  }
+
+  /// A thread whose last holder read was Apple's (a render thread that stops after a render)
+  /// exits with its Apple window open: the window closes with the thread. Left open, it counted
+  /// as an open tracking scope for good, so every read and write of every holder in the process
+  /// stayed on its slow path (under the thread sanitizer the whole suite slowed until tests ran
+  /// past their time limits), and no other thread's change moved a key it had recorded.
+  @Test(.timeLimit(.minutes(1))) nonisolated func theAppleWindowOfAThreadThatExitedCloses() {
+    let root = ObservedRoot(BridgeState())
+    let windows = LockIsolated<[AppleWindow]>([])
+    let thread = ThreadBody.start {
+      withObservationTracking { _ = root.child.count } onChange: {}
+      if let window = ThreadContext.current.window { windows.withValue { $0.append(window) } }
+    }
+    pthread_join(thread, nil)  // exited, thread-local storage gone
+    #expect(windows.value.count == 1, "the read opened no window: the test tests nothing")
+    #expect(windows.value.allSatisfy { $0.isClosed }, "left open for good")
   }
 
   /// The same for Apple's own object, as the reference.
@@ -131,7 +141,21 @@ private final class AppleModel: Observable {
 }
 
 /// A thread's body, handed to `pthread_create`.
+/// A body run on a thread of its own (a pthread, so that it exits when the body returns and its
+/// thread-local storage goes).
 private final class ThreadBody {
   let run: () -> Void
   init(_ run: @escaping () -> Void) { self.run = run }
+
+  /// Starts `body` on a new thread; join it to wait for its exit.
+  static func start(_ body: @escaping () -> Void) -> pthread_t {
+    let box = Unmanaged.passRetained(ThreadBody(body))
+    var thread = pthread_t()
+    pthread_create(&thread, nil, { raw in
+      let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
+      body.run()
+      return nil
+    }, box.toOpaque())
+    return thread
+  }
 }

@@ -14,13 +14,13 @@ import Testing
       var observers: [Observer] = []
       for _ in 0..<size {
         let observer = Observer { _ in }
-        if Int.random(in: 0..<5, using: &random) == 0 { observer.isActive = false }
+        if Int.random(in: 0..<5, using: &random) == 0 { withRegistry { observer.deactivate(&$0) } }
         observers.append(observer)
         table.append(
           Registration(
             observer: observer, key: keys.randomElement(using: &random)!,
-            keyPath: keyPaths.randomElement(using: &random)!, anchored: Bool.random(using: &random)))
-        if Int.random(in: 0..<40, using: &random) == 0 { table.removeAll { !$0.anchored && !$0.observer.isActive } }
+            keyPath: keyPaths.randomElement(using: &random)!))
+        if Int.random(in: 0..<40, using: &random) == 0 { table.removeAll { !$0.observer.isActive } }
         let changes = (0..<Int.random(in: 1...3, using: &random)).map { _ in
           Change(key: keys.filter { $0 != .any }.randomElement(using: &random)!, keyPath: keyPaths.randomElement(using: &random)!)
         }

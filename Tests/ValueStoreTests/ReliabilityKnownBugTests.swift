@@ -161,7 +161,9 @@ import Testing
   /// B16 — lost. Randomized (base seed 0xC0FFEE, seed 0x17008b3067d9e048): a snapshot edited,
   /// then written back as the root and edited again in the same mutation: the rows slot was forked
   /// twice along the root's lineage, and the newer fork adopted from the older one before the older
-  /// one had adopted the location's observers. Adoption now runs oldest first.
+  /// one had adopted the location's observers. Adoption now runs oldest first. (In the redesign:
+  /// the root's value before the mutation, forked for its location, was held by nothing but the
+  /// snapshot's lineage, which dropped it; the root slot holds it now.)
   @Test func b16_aSlotForkedTwiceAlongTheLineageAdoptsOldestFirst() {
     let root = ObservedRoot(RelState())
     root.mutate { $0.rows = [Row(id: 2), Row(id: 3)] }
@@ -332,7 +334,9 @@ import Testing
   /// snapshot alive) forks on the write-back; its un-anchored readers followed the written-back
   /// collection, but not the elements edited in the copy, which waited for a holder that a bare
   /// value never has. Each element edit × each read of the element, bare against the same in a
-  /// holder: a bare value hears at least what the holder does.
+  /// holder: a bare value hears at least what the holder does. (In the redesign: a bare box knows
+  /// the values read below it, and a bare write-back reconciles them as a holder its locations;
+  /// every step below a field in `BareWriteBackTests`.)
   static let collectionEdits: [(name: String, edit: @Sendable (inout IdentifiedArrayOf<Row>) -> Void)] = [
     ("element replaced", { $0[id: 2] = Row(id: 2) }),
     ("element edited", { $0[id: 2]?.count += 1 }),

@@ -199,7 +199,7 @@ extension RelKnownBug {
   ) -> RelKnownBug? {
     guard !isBare else { return nil }
     for (extent, isUnique) in targets(of: step, location, env) {
-      let registrations = withRegistry { _ in extent.registrations.filter(\.observer.isActive) }
+      let registrations = withRegistry { _ in extent.registrations.all.filter { $0.observer.isActive } }
       if avoiding.contains(.copyRemovalNotifies) && step.removesAnElement && !registrations.isEmpty {
         return .copyRemovalNotifies
       }

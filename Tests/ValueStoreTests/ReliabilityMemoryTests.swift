@@ -126,7 +126,7 @@ import Testing
       store.send(.steps([.rowsRemove(id)]))
       if cycle % 1_000 == 999 {
         let cache = store.children.values.compactMap { $0 as? ElementStoreCache<Int, Row, RelNoAction> }.first
-        sizes.insert([ThreadContext.current.bridges.count, store.children.count, cache?.count ?? -1, relRegistrations(store.currentState)])
+        sizes.insert([store.children.count, cache?.count ?? -1, relRegistrations(store.currentState)])
       }
     }
     #expect(sizes.count == 1, "\(sizes)")

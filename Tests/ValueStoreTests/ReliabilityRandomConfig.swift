@@ -41,6 +41,11 @@ func relRunRandomSequences(
     RelRandomConfig.replaySeed.map { [$0] }
     ?? (0..<RelRandomConfig.sequences(default: count)).map { RelRandom.sequenceSeed(base: base, index: $0) }
   var reportedSpurious = false
+  /// The sequences that over-notified in the known way (counted, reported once).
+  var spurious = 0
+  defer {
+    if spurious > 0 { print("\(name): \(spurious) of \(seeds.count) sequences over-notified (B6 family)") }
+  }
   // A deadlock in a generated sequence aborts with a backtrace instead of hanging the run.
   let watchdog = Watchdog("randomized run \(name)")
   defer { watchdog.finish() }
@@ -51,7 +56,10 @@ func relRunRandomSequences(
     // Once the known spurious case was reported, later ones of its shape are not shrunk again; a
     // spurious notification of any other shape still fails (skipping every later spurious one hid
     // new bugs behind the first known one).
-    if failure.kind == .spurious && reportedSpurious && (!exact || ops[failure.opIndex].isB6Shaped) { continue }
+    if failure.kind == .spurious && reportedSpurious && (!exact || ops[failure.opIndex].isB6Shaped) {
+      spurious += 1
+      continue
+    }
     let shrunk = runner.shrink(ops, failure)
     let listing = shrunk.ops.enumerated().map { "  \($0.offset). \($0.element)" }.joined(separator: "\n")
     let hex = "0x" + String(seed, radix: 16)
@@ -75,6 +83,7 @@ func relRunRandomSequences(
         withKnownIssue("open spurious case (B6 family)", isIntermittent: true) { Issue.record(Comment(rawValue: report)) }
       }
       reportedSpurious = true
+      spurious += 1
       continue
     }
     Issue.record(Comment(rawValue: report))

@@ -9,6 +9,8 @@ struct RelFailure: Error, CustomStringConvertible {
     case early = "notified inside the transaction"
     case value = "wrong value"
     case read = "observer read a wrong value"
+    /// Only with `-D VALUESTORE_INTERNAL_CHECKS` (Invariants.swift).
+    case invariant = "internal invariant broken"
   }
   let kind: Kind
   let opIndex: Int
@@ -39,6 +41,22 @@ struct RelRunner {
   let avoiding: Set<RelKnownBug>
 
   func run(_ ops: [RelOp]) -> RelFailure? {
+    // With the internal checks compiled in, a broken invariant is a failure of the operation that
+    // broke it (and is shrunk as any other); without them nothing is collected.
+    _collectingInvariantViolations { runOps(ops) }.result
+  }
+
+  /// The violations of the core's invariants found during operation `index`, and after it in the
+  /// target (its holder's tree, its value's extents).
+  private func invariantFailure(_ target: any RelTarget, _ index: Int) -> RelFailure? {
+    guard _internalChecks else { return nil }
+    target.checkInvariants()
+    let violations = _takeInvariantViolations()
+    guard !violations.isEmpty else { return nil }
+    return RelFailure(kind: .invariant, opIndex: index, detail: violations.prefix(5).joined(separator: "; "))
+  }
+
+  private func runOps(_ ops: [RelOp]) -> RelFailure? {
     let target = makeTarget()
     var world = MWorld()
     var observers: [RelLiveObserver] = []
@@ -148,6 +166,11 @@ struct RelRunner {
         let modelRead = spec.paths.map { $0.read(readState) }
         if read != modelRead {
           failure = RelFailure(kind: .read, opIndex: index, detail: "\(spec) read \(read), the model says \(modelRead)")
+        } else if spec.writesWhileReading == nil && observer.fires.count > (spec.isLoop ? 1 : 0) {
+          // Nothing changed between its reads and its registration (one thread): a read that
+          // registers stale (at a location that does not hold the value read) fires at once.
+          failure = RelFailure(
+            kind: .spurious, opIndex: index, detail: "the new observer (\(spec)) was notified as it was installed")
         } else if spec.writesWhileReading != nil && spec.viaObservation {
           // Observation subscribes when the closure ends: its own change is missed (as on Apple's
           // own models), the next one is heard.
@@ -179,6 +202,7 @@ struct RelRunner {
         }
       }
       if let failure { return failure }
+      if let failure = invariantFailure(target, index) { return failure }
       let mayBeSpurious = target.isBare && (op.mutatesACopy || writesASharedCopy)
       if let failure = check(observers, before, expected, allowed, index, mayBeSpurious: mayBeSpurious, target.isBare) {
         return failure

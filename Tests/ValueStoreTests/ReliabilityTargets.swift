@@ -17,6 +17,16 @@ protocol RelTarget: AnyObject {
   func peek(_ path: RelPath)
   /// Installs an observer; returns what it read, and how to cancel a loop.
   func install(_ spec: RelObserverSpec, _ fires: FireCounter) -> (read: [String], cancel: (@Sendable () -> Void)?)
+  /// Checks the core's invariants on the target (only with `-D VALUESTORE_INTERNAL_CHECKS`).
+  func checkInvariants()
+}
+
+extension RelTarget {
+  /// The extents of the current value, and those of the copies and snapshots kept.
+  func checkInvariants() {
+    ValueStore._checkInvariants(of: current)
+    ValueStore._checkInvariants(of: (env.copies, env.snapshots))
+  }
 }
 
 /// A continuous observer written with Apple's `withObservationTracking`: re-armed from its own
@@ -67,6 +77,12 @@ final class RelHolderTarget: RelTarget {
   let env = RelCopies()
   var isBare: Bool { false }
   var current: RelState { root.currentValue }
+
+  /// The holder's tree and value (I1, I2), and the extents of the copies and snapshots kept.
+  func checkInvariants() {
+    root._checkInvariants()
+    ValueStore._checkInvariants(of: (env.copies, env.snapshots))
+  }
 
   func mutate(_ steps: [RelStep]) {
     let env = env

@@ -1,15 +1,16 @@
 import Testing
 @testable import ValueStore
 
-/// A tracking scope records a field once however often it is read in a row (the repeat is skipped
-/// at the read), and still registers and notifies every field read, whatever the order of reads.
+/// A tracking scope records a field once however often it is read among its last few reads (the
+/// repeat is skipped at the read), and still registers and notifies every field read, whatever
+/// the order of reads.
 @Suite struct TrackingScopeTests {
   /// Registrations the observer made, per extent.
   private func registrations(_ observer: Observer?) -> [Int] {
-    withRegistry { _ in observer?.extents.map(\.registrations) ?? [] }
+    withRegistry { _ in observer?.registrationCounts ?? [] }
   }
 
-  @Test func aFieldReadManyTimesInARowIsRecordedOnce() {
+  @Test func aFieldReadManyTimesAmongFewOthersIsRecordedOnce() {
     let child = Child()
     let scope = TrackingScope()
     let context = ThreadContext.current
@@ -21,7 +22,10 @@ import Testing
     _ = child.count
     openTrackingScopes.subtract(1, ordering: .relaxed)
     context.scope = outer
-    #expect(scope.accesses.map(\.key) == [FieldKey.field(\Child.Fields.count), .field(\Child.Fields.title), .field(\Child.Fields.count)])
+    // The 100 reads in a row are one record; the read after `title` may be skipped too.
+    let keys = scope.accesses.map(\.key)
+    #expect(Array(keys.prefix(2)) == [FieldKey.field(\Child.Fields.count), .field(\Child.Fields.title)])
+    #expect(keys.count <= 3)
   }
 
   @Test func interleavedReadsRegisterEachFieldOnceAndHearEachChange() {

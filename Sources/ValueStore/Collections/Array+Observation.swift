@@ -2,13 +2,14 @@ import Synchronization
 
 /// A plain array of observable elements observes like an identified array for in-place element
 /// mutation — changing `rows[0].count` notifies the readers of that row's `count`, not the readers
-/// of `rows` — but without an index it pays O(n) per mutation through the field: its identity is a
-/// fingerprint of its elements' identities in order, and forked elements are found by a scan.
-/// Use ``IdentifiedArray`` for large lists.
+/// of `rows` — but without ids it pays O(n) per mutation through the field: its identity is a
+/// fingerprint of its elements' lineages in order, and after a write through the field the
+/// elements the holder observes are reconciled by position. Use ``IdentifiedArray`` for large
+/// lists.
 extension Array: ObservationIdentifiable where Element: ObservationIdentifiable {
-  /// A fingerprint of the count and each element's identity, in order. A fork counts as the value
-  /// it was forked from, so mutating an element while a snapshot is alive is not a structure change.
-  /// Opaque if an element's identity is (an enum case with a plain payload).
+  /// A fingerprint of the count and each element's lineage, in order: mutating an element while
+  /// a snapshot is alive (a fork) is not a structure change. Opaque if an element's identity is
+  /// (an enum case with a plain payload).
   @inlinable
   public var observationIdentity: ObservationIdentity {
     var hasher = Hasher()
@@ -29,40 +30,37 @@ extension Array: ObservationIdentifiable where Element: ObservationIdentifiable 
     for offset in indices { self[offset]._detach() }
   }
 
-  /// Anchors every element: the array has no extent of its own to carry the mark (O(*n*), only on
-  /// tracked reads through a holder).
   @inlinable
-  public func _anchor() {
-    for element in self { element._anchor() }
-  }
+  public func _unindexedElements() -> [ObservationIdentity] { map(\.observationIdentity) }
 
+  /// Reconciles each element the holder observes (a location below `place` by position) with
+  /// what it holds now: a fork of it (written while a snapshot was alive, or a copy written back)
+  /// is adopted with its written keys.
   @inlinable
-  public func _adoptForks(owner: ObservationIdentity) {
-    for element in self {
-      if let extent = element.observationIdentity.extent,
-        extent.flags.load(ordering: .relaxed) & Extent.isFork != 0
-      {
-        extent.adoptLineage(owner: owner.extent)
-      }
+  public func _adoptForks(in place: _ObservationPlace) {
+    guard let location = place.location, _slowPath(location.hasChildren.load(ordering: .relaxed)) else { return }
+    for offset in indices {
+      let identity = self[offset].observationIdentity
+      guard let extent = identity.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
+        let element = Slot.location(.index(offset), below: location)
+      else { continue }
+      extent.adopt(at: element)
     }
   }
 }
 
 extension Extent {
-  /// The serial of the oldest extent this one was forked from (its own if it is not a fork).
-  @usableFromInline
-  var lineageSerial: UInt64 {
-    guard flags.load(ordering: .relaxed) & Extent.isFork != 0 else { return serial }
-    return withRegistry { _ in
-      var node = self
-      while let origin = node.origin { node = origin }
-      return node.serial
+  /// This fork is the value at `location` now: if it descends from the value bound there, it is
+  /// bound instead and the location's readers hear what was written since.
+  @usableFromInline @inline(never)
+  func adopt(at location: Location) {
+    var apple: [(Subscribers, [Change]?)] = []
+    let deliveries = withRegistry { garbage -> [Delivery] in
+      let bound = location.boundSerial.load(ordering: .relaxed)
+      guard let changes = self.written(since: bound), bind(to: location, &garbage) else { return [] }
+      return location.deliveries(for: changes, &garbage, apple: &apple)
     }
-  }
-
-  /// Adopts this fork into the slot that held the oldest extent of its lineage.
-  @usableFromInline
-  func adoptLineage(owner: Extent?) {
-    _ = adopt(ancestor: lineageSerial, owner: owner)
+    deliver(deliveries)
+    AppleObservation.tell(apple)
   }
 }

@@ -5,10 +5,10 @@ import Synchronization
 // - Its *structure* — ids, order, count — has its own extent, read by `count`, `ids`, iteration
 //   bounds, `index(id:)`, `contains(id:)`, and written by every structural mutation.
 // - An element that is `ObservationIdentifiable` (an observable struct) keeps its own extent:
-//   reading `rows[id: 1]` records the element's *identity* on it, and each element slot is
-//   reconciled like a parent's field after an in-place mutation (a fork is adopted, a different
-//   value notifies the old element's identity readers). A change inside one row therefore never
-//   notifies other rows or the structure, and costs O(1) whatever the count.
+//   reading `rows[id: 1]` records a read of the element's *identity* at its location (the array's
+//   location, then the id), and each element slot is a ``Slot``, reconciled like a parent's field
+//   after an in-place mutation. A change inside one row therefore never notifies other rows or
+//   the structure, and costs O(1) whatever the count.
 // - Elements that are not observable are observed together: reading one records `elements` on
 //   the structure's extent, and any element change notifies it.
 
@@ -57,13 +57,22 @@ extension FieldKey {
   static func element<ID: Hashable>(_ id: ID) -> FieldKey { FieldKey(rawValue: -4 - (id.hashValue & (Int.max >> 1))) }
 }
 
+extension IdentifiedArray: ElementsByID {
+  func _elementBelow(id: AnyHashable) -> Below? {
+    guard _observableElements, let id = id.base as? ID, let offset = _offsets[id] else { return nil }
+    let element = _elements[offset]
+    let type = _observableType
+    return Below(identity: _identity(of: element)) { type._below(of: element, at: $0) }
+  }
+}
+
 // MARK: - Reads
 
 extension IdentifiedArray {
   @inlinable
   func _recordStructureAccess() {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
-      _extent.recordAccess(.structure, ObservationChange.structure)
+      _extent.recordRead(.structure, ObservationChange.structure, child: nil)
     }
   }
 
@@ -71,15 +80,9 @@ extension IdentifiedArray {
   func _recordElementAccess(at offset: Int) {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
       if _observableElements {
-        if let extent = _identity(of: _elements[offset]).extent {
-          // The element is read through the array: anchored if the array is (once recorded).
-          let arrayAnchored = _extent.isAnchoredHere
-          if extent.recordAccess(.identity, nil, anchoredBy: arrayAnchored), arrayAnchored { extent.anchor() }
-        } else {
-          _extent.recordAccess(.element(_ids[offset]), ObservationChange.elements)
-        }
+        _extent.recordElementRead(_ids[offset], key: .element(_ids[offset]), _identity(of: _elements[offset]))
       } else {
-        _extent.recordAccess(.elements, ObservationChange.elements)
+        _extent.recordRead(.elements, ObservationChange.elements, child: nil)
       }
     }
   }
@@ -96,9 +99,9 @@ extension IdentifiedArray {
   @inlinable
   func _recordAccess(to offsets: Range<Int>) {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
-      _extent.recordAccess(.structure, ObservationChange.structure)
+      _extent.recordRead(.structure, ObservationChange.structure, child: nil)
       guard _observableElements else {
-        _extent.recordAccess(.elements, ObservationChange.elements)
+        _extent.recordRead(.elements, ObservationChange.elements, child: nil)
         return
       }
       for offset in offsets { _recordElementAccess(at: offset) }
@@ -115,33 +118,55 @@ extension IdentifiedArray {
   }
 }
 
-// MARK: - Writes
-
-/// What an element slot held before an in-place mutation.
-@usableFromInline
-struct ElementSlot {
-  @usableFromInline let identity: ObservationIdentity
-  /// Kept only when the element is observed — or is a fork, whose observers may still be waiting
-  /// to be adopted onto it — or the array is a fork (a copy that may be written back, while the
-  /// location it came from may still get readers of this element), to notify its readers if it
-  /// is replaced or removed (by then the element itself is gone). Weak: a strong reference would
-  /// make it look shared.
-  @usableFromInline weak var observed: Extent?
-
-  /// Whether `observed` was set (it may be nil now: the element died).
-  @usableFromInline let hasObserved: Bool
-
-  @inlinable
-  init(_ identity: ObservationIdentity, inFork: Bool) {
-    self.identity = identity
-    if let extent = identity.extent, inFork || extent.flags.load(ordering: .relaxed) != 0 {
-      observed = extent
-      hasObserved = true
-    } else {
-      hasObserved = false
+extension Extent {
+  /// Records a tracked read of the element with `id` (identity `element`) of the collection whose
+  /// structure this extent is: of its identity at its location below the collection's, handed
+  /// out there; for a bare collection, on the element's own box (or, for an element with no
+  /// extent, this one's under `key`).
+  @usableFromInline @inline(never)
+  func recordElementRead<ID: Hashable>(_ id: ID, key: FieldKey, _ element: ObservationIdentity) {
+    ThreadContext.withCurrent { context in
+      guard context.isRecording else { return }
+      if let handout = context.handout(of: serial) {
+        let step = LocationStep.element(AnyHashable(id))
+        let (location, version) =
+          element.extent.map { context.handOut($0, below: handout, at: step) }
+          ?? withRegistry { _ in
+            let location = handout.location.child(step)
+            return (location, location.version.load(ordering: .relaxed))
+          }
+        // As old as the collection's handout: a structure moved on since makes it stale.
+        let current = handout.location.version.load(ordering: .relaxed) == handout.version
+        let access = Access(
+          subscribers: location, key: .identity, keyPath: nil, version: current ? version : version &- 1,
+          serial: element.extent?.serial ?? 0)
+        context.record(access)
+      } else if let child = element.extent, let handout = context.handout(of: child.serial) {
+        // A collection made from the holder's elements (a sorted or filtered copy): its
+        // element is still the holder's.
+        context.record(
+          Access(
+            subscribers: handout.location, key: .identity, keyPath: nil, version: handout.version, serial: handout.serial))
+      } else if let child = element.extent {
+        guard context.recordsBare(child.lineageSerial) else { return }
+        let box = child.makeBox()
+        context.record(
+          Access(subscribers: box, key: .identity, keyPath: nil, version: box.version.load(ordering: .relaxed), serial: 0),
+          bare: child.lineageSerial)
+        let collection = makeBox()
+        withRegistry { garbage in collection.read(child, at: .element(AnyHashable(id)), &garbage) }
+      } else if context.recordsBare(lineageSerial) {
+        let box = makeBox()
+        context.record(
+          Access(
+            subscribers: box, key: key, keyPath: ObservationChange.elements, version: box.version.load(ordering: .relaxed),
+            serial: 0), bare: lineageSerial)
+      }
     }
   }
 }
+
+// MARK: - Writes
 
 extension IdentifiedArray {
   /// Makes the structure's extent this array's own before recording a write (forking a shared
@@ -164,29 +189,15 @@ extension IdentifiedArray {
   /// Runs after an element left the array: whoever read it is told it is gone.
   @inlinable
   mutating func _didRemove(id: ID, element: Element?) {
-    guard _observableElements, let element else { return }
-    guard let extent = _identity(of: element).extent else { return _elementDidChange(.element(id)) }
-    _forkStructureIfShared()
-    // In a copy, a departure is kept even when nobody reads the element yet: the location the copy
-    // came from still holds it, may get readers, and hears of the removal if the copy is written
-    // back (found by a randomized run: a snapshot's removal, written back, lost them).
-    guard !extent.isQuiet || _structureIsFork else { return }
-    extent.didLeave(_extent)
+    guard _observableElements else { return }
+    _ = _prepareStructureWrite()
+    let identity = element.map(_identity(of:))
+    _extent.elementLeft(
+      .element(AnyHashable(id)), box: identity?.extent?.box.load(), key: identity?.extent == nil ? .element(id) : nil)
   }
 
-  /// A shared array is a copy (or has one): giving it its own structure extent before an element
-  /// change lets element adoptions wait on it and tells it apart from the holder's array.
-  @inlinable
-  mutating func _forkStructureIfShared() {
-    if !isKnownUniquelyReferenced(&_extent) { _extent = Extent.fork(of: _extent) }
-  }
-
-  /// Whether the structure is a fork not yet adopted: this array may be a copy.
-  @inlinable
-  var _structureIsFork: Bool { _extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 }
-
-  /// Runs after the element at `offset` was replaced by a set: the same element written back
-  /// (a fork of it) notifies exactly what changed; a different value notifies the old one's readers.
+  /// Runs after an element was replaced by a set: the same element written back (a fork of it)
+  /// notifies exactly what changed; a different value notifies the old one's readers.
   @inlinable
   mutating func _didReplace(old: Element, at offset: Int) {
     guard _observableElements else {
@@ -194,11 +205,13 @@ extension IdentifiedArray {
       if FieldKind<Element>.isEqual(old, _elements[offset]) != true { _elementsDidChange() }
       return
     }
-    _forkStructureIfShared()
-    let before = ElementSlot(_identity(of: old), inFork: _structureIsFork)
+    _ = _prepareStructureWrite()
+    let before = _identity(of: old)
+    let slot = Slot(replacing: before, below: _extent.locationForSlots, at: .element(AnyHashable(_ids[offset])))
+    let box = before.extent?.box.load()
     let type = _observableType
     type._makeIdentityUnique(&_elements[offset])
-    if !_reconcile(before, after: _elements[offset], at: offset, old: old) {
+    if !_reconcile(slot, box: box, after: _elements[offset], at: offset, old: old) {
       type._detach(&_elements[offset])
     }
   }
@@ -214,57 +227,51 @@ extension IdentifiedArray {
   @usableFromInline
   var _observableType: any ObservationIdentifiable.Type { _elementType! }
 
-  /// The identity of an element about to be mutated in place (nil for elements that are not
-  /// observable, which are observed together).
+  /// The slot of an element about to be mutated in place (nil for elements that are not
+  /// observable, which are observed together), made its location's own if the holder observes it.
   @inlinable
-  mutating func _elementSlot(_ element: Element?) -> ElementSlot? {
-    guard _observableElements, let element else { return nil }
-    _forkStructureIfShared()
-    let slot = ElementSlot(_identity(of: element), inFork: _structureIsFork)
-    // Replaced while out of its slot, the element dies there: its readers are told as it goes.
-    // Marked when the slot keeps it (then it may be observed), through the identity's unretained
-    // extent (loading the weak reference costs more).
-    if slot.hasObserved { slot.identity.extent!.isInFlight.store(true, ordering: .relaxed) }
-    return slot
+  mutating func _elementSlot(_ element: inout Element?, at offset: Int) -> (slot: Slot, box: Subscribers?)? {
+    guard _observableElements, element != nil else { return nil }
+    _ = _prepareStructureWrite()
+    let slot = Slot(&element!, as: _observableType, below: _extent.locationForSlots, at: .element(AnyHashable(_ids[offset])))
+    return (slot, slot.before.extent?.box.load())
   }
 
   /// Reconciles the slot at `offset` after an in-place mutation (`element` is nil if it was
   /// removed); `old` is the element before, kept if its identity was opaque.
   @inlinable
-  mutating func _reconcileElementSlot(_ before: ElementSlot?, _ element: inout Element?, at offset: Int, old: Element?) {
-    if before?.hasObserved == true { before?.observed?.isInFlight.store(false, ordering: .relaxed) }
+  mutating func _reconcileElementSlot(
+    _ before: (slot: Slot, box: Subscribers?)?, _ element: inout Element?, at offset: Int, old: Element?
+  ) {
     guard let before else {
       if element != nil { _elementsDidChange() }
       return
     }
-    guard element != nil else { return _elementLeft(before, at: offset) }
-    if !_reconcile(before, after: element!, at: offset, old: old) { _observableType._detach(&element!) }
+    guard element != nil else {
+      return _extent.elementLeft(
+        .element(AnyHashable(_ids[offset])), box: before.box, key: before.slot.before.unmanagedExtent == nil ? .element(_ids[offset]) : nil)
+    }
+    if !_reconcile(before.slot, box: before.box, after: element!, at: offset, old: old) { _observableType._detach(&element!) }
   }
 
-  /// Whether the slot at `offset` still holds the same element (itself, a fork it adopted, or — for
-  /// an element whose identity is opaque — an equal value); if not, the old element's readers are
-  /// told it left.
+  /// Whether the slot at `offset` still holds the same element (itself, a descendant it adopted,
+  /// or — for an element whose identity is opaque — an equal value); if not, the old element's
+  /// readers are told it left.
   @inlinable
-  mutating func _reconcile(_ before: ElementSlot, after element: Element, at offset: Int, old: Element?) -> Bool {
+  mutating func _reconcile(_ slot: Slot, box: Subscribers?, after element: Element, at offset: Int, old: Element?) -> Bool {
     let after = _identity(of: element)
-    if _fastPath(after == before.identity) { return true }
-    if before.identity.isOpaque, let old, FieldKind<Element>.isEqual(old, element) == true { return true }
-    if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
-      extent.adopt(ancestor: after.tag == before.identity.tag ? before.identity.serial : 0, owner: _extent)
-    {
+    if _fastPath(after == slot.before) { return true }
+    if slot.before.isOpaque, let old, FieldKind<Element>.isEqual(old, element) == true { return true }
+    let type = _observableType
+    if slot.reconcile(after, owner: _extent, at: .element(AnyHashable(_ids[offset])), below: { type._below(of: element, at: $0) }) {
       return true
     }
-    _elementLeft(before, at: offset)
+    // Replaced: the slot told the location's readers; a bare reader of the old element hears it,
+    // and a copy records it.
+    _extent.elementLeft(
+      slot.location == nil ? .element(AnyHashable(_ids[offset])) : nil, box: box,
+      key: slot.before.unmanagedExtent == nil ? .element(_ids[offset]) : nil)
     return false
-  }
-
-  /// The element the slot at `offset` held was replaced or removed: its readers are told (on its
-  /// extent, or under its id's key if it has none).
-  @inlinable
-  mutating func _elementLeft(_ before: ElementSlot, at offset: Int) {
-    before.observed?.didLeave(_extent)
-    // `unmanagedExtent`, not `extent`: the element may have died since (replaced in flight).
-    if before.identity.unmanagedExtent == nil { _elementDidChange(.element(_ids[offset])) }
   }
 
   /// Elements that are not observable changed in place.
@@ -276,5 +283,40 @@ extension IdentifiedArray {
   mutating func _elementDidChange(_ key: FieldKey) {
     guard _prepareStructureWrite() else { return }
     _extent.didChange(key, ObservationChange.elements)
+  }
+}
+
+extension Extent {
+  /// An element of the collection whose structure this extent is left its place (removed, or
+  /// replaced by another value): the readers at its location (`step` below this collection's, if
+  /// the holder observes it), its bare readers (`box`) unless a holder mutates (they read a copy,
+  /// which still holds it), and — for an element with no extent, read under `key` here — those of
+  /// `key`, hear it.
+  @usableFromInline @inline(never)
+  func elementLeft(_ step: LocationStep?, box: Subscribers?, key: FieldKey?) {
+    let location = boundLocation
+    let box = ThreadContext.current.holderDepth == 0 ? box : nil
+    var left: Location?
+    let deliveries = withRegistry { garbage -> [Delivery] in
+      var deliveries: [Delivery] = []
+      // In a copy: whoever writes it back learns that the element left.
+      if location == nil, let step { record(Change(below: step), &garbage) }
+      if let step, let location, let element = location.existingChild(step) {
+        element.boundSerial.store(0, ordering: .relaxed)
+        deliveries += element.replacedDeliveries()
+        left = element
+        // Gone from here: a new element with this id gets a location of its own.
+        location.removeChild(step)
+      }
+      if let box {
+        box.version.add(1, ordering: .relaxed)
+        deliveries += box.matching([Change.identity])
+      }
+      return deliveries
+    }
+    if let left { AppleObservation.didReplace(left) }
+    if let box { AppleObservation.didChange(box, [Change.identity]) }
+    deliver(deliveries)
+    if let key { didChange(key, ObservationChange.elements) }
   }
 }

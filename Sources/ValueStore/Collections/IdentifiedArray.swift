@@ -321,10 +321,10 @@ extension IdentifiedArray {
     get { _elements[offset] }
     _modify {
       var element: Element? = _takeElement(at: offset)
-      let before = _elementSlot(element)
+      let before = _elementSlot(&element, at: offset)
       // An element whose identity is opaque (a plain enum payload) is compared by value after. An
       // observable struct's never is: for one, this folds away.
-      let old = Element.self is any ObservableState.Type || before?.identity.isOpaque != true ? nil : element
+      let old = Element.self is any ObservableState.Type || before?.slot.before.isOpaque != true ? nil : element
       defer {
         _reconcileElementSlot(before, &element, at: offset, old: old)
         _restoreElement(element, at: offset)

@@ -180,11 +180,14 @@ extension StackState: CustomReflectable {
   }
 }
 
+extension StackState: ElementsByID {
+  func _elementBelow(id: AnyHashable) -> Below? { _elements._elementBelow(id: id) }
+}
+
 extension StackState: ObservationIdentifiable {
   @inlinable public var observationIdentity: ObservationIdentity { _elements.observationIdentity }
   @inlinable public mutating func _makeIdentityUnique() { _elements._makeIdentityUnique() }
-  @inlinable public func _adoptForks(owner: ObservationIdentity) { _elements._adoptForks(owner: owner) }
-  @inlinable public func _anchor() { _elements._anchor() }
+  @inlinable public func _adoptForks(in place: _ObservationPlace) { _elements._adoptForks(in: place) }
   public mutating func _detach() { _elements._detach() }
 }
 
@@ -221,8 +224,7 @@ extension StackElement: Sendable where Element: Sendable {}
 extension StackElement: ObservationIdentifiable where Element: ObservationIdentifiable {
   @inlinable public var observationIdentity: ObservationIdentity { element.observationIdentity }
   @inlinable public mutating func _makeIdentityUnique() { element._makeIdentityUnique() }
-  @inlinable public func _adoptForks(owner: ObservationIdentity) { element._adoptForks(owner: owner) }
-  @inlinable public func _anchor() { element._anchor() }
+  @inlinable public func _adoptForks(in place: _ObservationPlace) { element._adoptForks(in: place) }
   public mutating func _detach() { element._detach() }
 }
 
@@ -242,7 +244,6 @@ struct ObservedStackElement<Element>: ObservationIdentifiable {
 
   var observationIdentity: ObservationIdentity { Self.kind._identity(of: element) }
   mutating func _makeIdentityUnique() { Self.kind._makeIdentityUnique(&element) }
-  func _adoptForks(owner: ObservationIdentity) { Self.kind._adoptForks(of: element, owner: owner) }
-  func _anchor() { Self.kind._anchor(element) }
+  func _adoptForks(in place: _ObservationPlace) { Self.kind._adoptForks(of: element, in: place) }
   mutating func _detach() { Self.kind._detach(&element) }
 }

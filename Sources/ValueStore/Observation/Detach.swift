@@ -15,20 +15,15 @@
 
 extension Extent {
   /// The extent for a value that now stands on its own at its location: a fresh one if this one
-  /// is shared, else this one without its lineage (it may be a fork of a value held elsewhere,
-  /// whose adoption is meaningless now — and a departure waiting on it would never be told).
-  /// Either way the value keeps its value id (`firstSerial`): it is the same value, a copy, as
-  /// TCA's `_$id` travels with copies — a store made for it still stands for it.
+  /// is shared or belongs to another location (a binding is for life), else this one without its
+  /// lineage. Either way the value keeps its value id: it is the same value, a copy, as TCA's
+  /// `_$id` travels with copies — a store made for it still stands for it.
   @usableFromInline
   static func detached(_ extent: inout Extent) {
-    if !isKnownUniquelyReferenced(&extent) {
-      let valueID = extent.firstSerial.load(ordering: .relaxed)
-      extent = Extent()
-      extent.firstSerial.store(valueID, ordering: .relaxed)
+    if !isKnownUniquelyReferenced(&extent) || extent.location.isSet {
+      extent = Extent.detached(from: extent)
     } else {
-      if extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 { extent.cutLineage() }
-      // A location again: no longer moved on from (see `Extent.successor`).
-      if extent.hasLinks.load(ordering: .relaxed) { withRegistry { _ in extent.standsAlone() } }
+      extent.cutLineage()
     }
   }
 }
@@ -64,9 +59,16 @@ extension _EachFieldOptions {
 
 final class ObservableFields {
   let detachers: [(UnsafeMutableRawPointer) -> Void]
+  /// The key and the identity of each observable field (a whole read hands them out).
+  let identities: [(key: FieldKey, identity: (UnsafeRawPointer) -> ObservationIdentity)]
+  /// The key of each observable field, and what is below it (a copy written back is reconciled
+  /// through them).
+  let belows: [(key: FieldKey, below: (UnsafeRawPointer) -> Below)]
 
   private init<Fields>(_: Fields.Type) {
     var detachers: [(UnsafeMutableRawPointer) -> Void] = []
+    var identities: [(key: FieldKey, identity: (UnsafeRawPointer) -> ObservationIdentity)] = []
+    var belows: [(key: FieldKey, below: (UnsafeRawPointer) -> Below)] = []
     // `.skippingFieldsWithoutKeyPaths`: a field with no key path (`weak`, a function) must not
     // stop the walk before the observable fields after it.
     _ = _forEachFieldWithKeyPath(of: Fields.self, options: .skippingFieldsWithoutKeyPaths) { _, keyPath in
@@ -78,10 +80,25 @@ final class ObservableFields {
           return { kind._detach(&$0.assumingMemoryBound(to: Fields.self).pointee[keyPath: writable]) }
         }
         if let detach = _openExistential(valueType, do: detacher) { detachers.append(detach) }
+        func identity<Value>(_: Value.Type) -> (UnsafeRawPointer) -> ObservationIdentity {
+          let path = keyPath as! KeyPath<Fields, Value>
+          return { kind._identity(of: $0.assumingMemoryBound(to: Fields.self).pointee[keyPath: path]) }
+        }
+        identities.append((FieldKey.field(keyPath), _openExistential(valueType, do: identity)))
+        func below<Value>(_: Value.Type) -> (UnsafeRawPointer) -> Below {
+          let path = keyPath as! KeyPath<Fields, Value>
+          return { pointer in
+            let value = pointer.assumingMemoryBound(to: Fields.self).pointee[keyPath: path]
+            return Below(identity: kind._identity(of: value)) { kind._below(of: value, at: $0) }
+          }
+        }
+        belows.append((FieldKey.field(keyPath), _openExistential(valueType, do: below)))
       }
       return true
     }
     self.detachers = detachers
+    self.identities = identities
+    self.belows = belows
   }
 
   static func of<Fields>(_ type: Fields.Type) -> ObservableFields {

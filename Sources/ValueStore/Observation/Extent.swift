@@ -1,682 +1,282 @@
 import Synchronization
 
-/// The observation identity of one observable value: its registrations, and — when it was made by a
-/// non-unique mutation — the extent it was forked from.
+/// The identity of one observable value: who it is (`serial`), which value it stands for across
+/// copies (`valueID`), where a holder keeps it (`location`), who reads it outside any holder
+/// (`box`), and — for a copy being changed — what it was copied from and what changed since.
 ///
-/// Every ``Observed`` value owns an extent. Copies share it; the first mutation of a copy whose
-/// extent is shared *forks* it (a new extent whose `origin` is the old one), so a copy never
-/// notifies the observers of the value it was copied from. Whoever holds the value (a parent field,
-/// a collection slot, an ``ObservedRoot``) checks its slot after a mutation: a fork of the extent it
-/// held before is the same location mutated in place, so the observers are carried over to the
-/// fork ("adopted") and told exactly which fields changed. A fork that nobody adopts — a
-/// discarded copy — notifies nobody. See Design.md, "Extents and forks".
+/// Every ``Observed`` value owns an extent; copies share it. The first write to a copy whose
+/// extent is shared *forks* it: a new extent whose `origin` is the old one. A fork is never bound
+/// to a location until the holder puts it there (a copy written back, or the holder's own value
+/// written while a snapshot is alive), so a copy's writes never reach the holder's observers.
+/// See Design.md §2.
 ///
-/// Invariants (guarded by ``registry``):
-/// - `registrations` is non-empty ⇔ `flags` has `hasRegistrations`;
-///   `origin != nil` ⇔ `flags` has `isFork`.
-/// - An observer listed in `registrations` lists this extent in `Observer.extents`, and vice versa.
-/// - `changes` lists the fields written since the fork; it is empty when `origin == nil`.
-/// - `serial` is unique for the process lifetime: slots compare serials, never addresses, so a
-///   freed extent whose address is reused is never mistaken for the one a slot held.
+/// Invariants (the lock is ``registry``):
+/// - `serial` is unique for the process lifetime (slots compare serials, never addresses).
+/// - `location` is set at most once per location life: it is replaced only when the location it
+///   names left the holder's tree (retired); the binding is valid while `location.boundSerial ==
+///   serial`.
+/// - `origin != nil` ⇔ `flags` has `isFork`; `changes` is empty when `origin == nil`; a bound
+///   extent has no origin (binding cuts the lineage).
+/// - `box` is set at most once, by a tracked read outside any holder or by a bare fork.
 @usableFromInline
 final class Extent: @unchecked Sendable {
   @usableFromInline let serial: UInt64
+  /// The serial of the first extent of this lineage: forks keep it, a detached value gets a new
+  /// one. A plain array's identity is made of its elements' (a fork is not a new element).
+  @usableFromInline let lineageSerial: UInt64
+  /// The value this extent stands for, across copies, forks and detaching: TCA's `_$id` — what
+  /// tells a child store that the child it was made for is still there.
+  @usableFromInline let valueID: UInt64
   /// Lock-free summary read on every write: zero means "nobody to tell, nothing to record".
   @usableFromInline let flags = Atomic<UInt8>(0)
-  /// The latest tracking session (`ThreadContext.anchorSession`; numbered in the order they
-  /// begin, on all threads) in which a tracked read reached this extent through a root holder; 0
-  /// if none did. A read of it in a session that began no later belongs to the holder's location
-  /// even when made on a returned copy (`root.child.count` reads `count` on a copy of `child`).
-  /// Not for good: a copy taken out of the holder and read in a session begun after the last
-  /// holder read is a copy of its own, and the holder's changes never reach its readers. The
-  /// latest, not the last: another thread's older session marking it must not un-mark it for
-  /// a session that read it through the holder since (a lost read). Kept apart from `flags` so
-  /// that it never slows writes.
-  @usableFromInline let anchoredIn = Atomic<UInt64>(0)
-  /// Counts the times this extent's registrations were carried to another extent: the low half
-  /// when a holder moved its anchored ones (the location moved on), the high half when un-anchored
-  /// ones were copied (a bare fork, any adoption). A tracked read remembers it; a registration that
-  /// arrives after such a move missed it, so it fires at once instead of waiting on an extent that
-  /// nobody will write again (B10: a mutation between a tracked read and its registration).
-  @usableFromInline let moves = Atomic<UInt32>(0)
-  /// Set while this extent's value is out of its collection slot for an in-place mutation
-  /// (`ElementSlot`): if the value dies there, it was replaced, and its readers are told as it
-  /// goes — the slot cannot reach them afterwards.
-  @usableFromInline let isInFlight = Atomic<Bool>(false)
-  /// The serial of the first extent of the value this one stands for: born with a value made by
-  /// an initializer, kept by its copies — their forks (a snapshot taken, a copy written back, even
-  /// after adoption, unlike `lineageSerial`) and their detached extents (`Detach`). TCA's `_$id`:
-  /// what tells a child store that the child it was made for is still there.
-  @usableFromInline let firstSerial: Atomic<UInt64>
+  /// The location a holder bound this extent to (at most one while it is in the holder's tree),
+  /// weakly: a value outliving its holder (a snapshot) must not keep the holder's locations, and
+  /// what is subscribed to them, alive.
+  @usableFromInline let location = SetOnce<LocationLink>()
+  /// The readers of this value outside any holder.
+  @usableFromInline let box = SetOnce<BareBox>()
+  /// The extent this one was forked from, until a holder binds it or the lineage is cut. Guarded
+  /// by ``registry``.
+  @exclusivity(unchecked) var origin: Extent?
+  /// The keys written since the fork. Guarded by ``registry``.
+  @exclusivity(unchecked) var changes = ChangeLog()
 
-  var registrations = RegistrationTable()
-  /// Registrations of deactivated observers still in `registrations` (see `withdraw`).
-  var inactiveRegistrations = 0
-  var origin: Extent?
-  var changes: [Change] = []
-  /// Forks of children that were mutated inside this unadopted fork: they are adopted when this
-  /// fork is (a copy written back), and forgotten with it (a copy discarded).
-  var pendingAdoptions: [PendingAdoption] = []
-  /// Elements that left this collection structure while it was an unadopted fork (inside a
-  /// holder's mutation): their readers are told if this fork is adopted — the holder's own
-  /// collection lost them — and never if it is discarded (B9: removing from a copy).
-  var departures: [Extent] = []
-  /// The fork a holder adopted this extent into (its anchored registrations moved there: the
-  /// location moved on), and the extents adopted into this one. A registration that arrives
-  /// after the move follows it (`locationHead`). Guarded by ``registry``; unretained: a dying
-  /// extent takes itself out of the chain (`unlink`; `hasLinks` makes `deinit` take the lock).
-  var successor: Unmanaged<Extent>?
-  var predecessors: [Unmanaged<Extent>] = []
-  let hasLinks = Atomic<Bool>(false)
-  /// When the location moved on from this extent (`locationMoves` then), if it did.
-  var movedAt: UInt64 = 0
-  /// Set by the root holder whose value this extent is, the first time it mutates the value while
-  /// someone observes it (see `RootHandle`); written only by that holder, whose mutations are
-  /// serialised, and read by it and by `deinit`.
-  @exclusivity(unchecked) private(set) var rootHandle: RootHandle?
+  @usableFromInline static let isFork: UInt8 = 1
+  @usableFromInline static let hasBox: UInt8 = 2
+  @usableFromInline static let isBound: UInt8 = 4
 
-  @usableFromInline static let hasRegistrations: UInt8 = 1
-  @usableFromInline static let isFork: UInt8 = 2
-
-  /// `moves` increments and masks: anchored registrations moved, un-anchored ones copied.
-  static let anchoredMove: UInt32 = 0x0000_0001
-  static let unanchoredMove: UInt32 = 0x0001_0000
-
-  /// The half of `moves` that concerns an anchored or an un-anchored registration.
-  @inlinable
-  func moves(anchored: Bool) -> UInt32 {
-    moves.load(ordering: .relaxed) & (anchored ? 0x0000_FFFF : 0xFFFF_0000)
-  }
-
+  /// A new value's extent.
   @inlinable
   init() {
     serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
-    firstSerial = Atomic(serial)
+    lineageSerial = serial
+    valueID = serial
+    #if VALUESTORE_INTERNAL_CHECKS
+    _registerLiveExtent(self)
+    #endif
   }
 
-  /// True when a write to this extent needs no bookkeeping at all.
+  /// An extent continuing `source`'s lineage (a fork), or only its value id (a detached value).
+  @usableFromInline
+  init(continuing source: Extent, lineage: Bool) {
+    serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
+    lineageSerial = lineage ? source.lineageSerial : serial
+    valueID = source.valueID
+    #if VALUESTORE_INTERNAL_CHECKS
+    _registerLiveExtent(self)
+    #endif
+  }
+
+  #if VALUESTORE_INTERNAL_CHECKS
+  // Not I5: an extent's teardown inside the lock is tolerated (it takes no lock;
+  // LockDisciplineTests does it on purpose). An observer it releases is checked by its own deinit.
+  deinit { _forgetLiveExtent(serial) }
+  #endif
+
+  /// True when a write to this extent needs no bookkeeping at all: no fork to record, no bare
+  /// readers, and — bound — nobody subscribed at its location and no tracking scope open anywhere
+  /// (whose reads, still to register, must find the location's version moved).
   @inlinable
-  var isQuiet: Bool { flags.load(ordering: .relaxed) == 0 }
-
-  deinit {
-    guard flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 || rootHandle != nil
-      || hasLinks.load(ordering: .relaxed)
-    else { return }
-    let replaced = isInFlight.load(ordering: .relaxed)
-    // This thread may hold the lock already: the last reference was a temporary made inside it
-    // (see `registry`). Then the bookkeeping is ours to do in place. (A value in flight is never
-    // released there: its slot's mutation is user code, which runs outside the lock.)
-    if registry.isHeldByCurrentThread {
-      unlink()
-      unregisterAll(&lateGarbage)
-    } else {
-      let departed = withRegistry { garbage in
-        unlink()
-        let departed = replaced ? departureDeliveries() : []
-        unregisterAll(&garbage)
-        return departed
-      }
-      deliver(departed)
-      // The bridges this thread armed on it go now, with the Observation scopes that never fired,
-      // unless one runs here (asking drops them if not: `ObservationBridge.observer`).
-      ThreadContext.ifAny { context in
-        if context.window.deadBridges.load(ordering: .relaxed) != 0 { _ = context.observationTracksHere() }
-      }
-    }
+  var isQuiet: Bool {
+    let flags = flags.load(ordering: .relaxed)
+    if _fastPath(flags == 0) { return true }
+    guard flags == Extent.isBound else { return false }
+    return location.withObject { !$0.isObserved.load(ordering: .relaxed) } == true
+      && openTrackingScopes.load(ordering: .relaxed) == 0
   }
 
-  /// Records that a holder adopted `ancestor` into this fork (see `successor`). Requires the
-  /// registry lock.
-  func follows(_ ancestor: Extent) {
-    let opaque = Unmanaged.passUnretained(ancestor).toOpaque()
-    ancestor.successor?._withUnsafeGuaranteedRef { $0.predecessors.removeAll { $0.toOpaque() == opaque } }
-    ancestor.successor = .passUnretained(self)
-    ancestor.movedAt = locationMoves.add(1, ordering: .relaxed).newValue
-    predecessors.append(.passUnretained(ancestor))
-    ancestor.hasLinks.store(true, ordering: .relaxed)
-    hasLinks.store(true, ordering: .relaxed)
+  /// The location below which a write through this value's fields may reach an observed slot:
+  /// the bound location, if a read reached below it.
+  @inlinable
+  var locationForSlots: Location? {
+    guard _slowPath(flags.load(ordering: .relaxed) & Extent.isBound != 0),
+      location.withObject({ $0.hasChildren.load(ordering: .relaxed) }) == true
+    else { return nil }
+    return boundLocation
   }
 
-  /// The extent this one's location moved on to, through every adoption since (itself if none).
-  /// Requires the registry lock.
-  func locationHead() -> Unmanaged<Extent> {
-    var head = Unmanaged.passUnretained(self)
-    while let next = head._withUnsafeGuaranteedRef({ $0.successor }) { head = next }
-    return head
+  /// The location this extent is bound to now, if it is one in its holder's tree. Asked by the
+  /// holder's mutation: it alone binds and retires.
+  @inlinable
+  var boundLiveLocation: Location? {
+    guard flags.load(ordering: .relaxed) & Extent.isBound != 0, let link = location.load(),
+      !link.isRetired.load(ordering: .relaxed), let location = link.location, location.isBound(to: self)
+    else { return nil }
+    return location
   }
 
-  /// Where the location moved on to from this extent, if it moved after `moment` (a value of
-  /// `locationMoves`). Requires the registry lock.
-  func locationMoved(since moment: UInt64) -> Extent? {
-    guard hasLinks.load(ordering: .relaxed), successor != nil, movedAt > moment else { return nil }
-    return locationHead().takeUnretainedValue()
-  }
-
-  /// Forgets where this extent's location moved on to: it stands for a location again (a value
-  /// placed into one). Requires the registry lock.
-  func standsAlone() {
-    let opaque = Unmanaged.passUnretained(self).toOpaque()
-    successor?._withUnsafeGuaranteedRef { $0.predecessors.removeAll { $0.toOpaque() == opaque } }
-    successor = nil
-  }
-
-  /// Takes this dying extent out of the chain of moves: its predecessors' location moved on to
-  /// where this one's did. (Cleared instead, the chain broke wherever the location moved on twice
-  /// while a copy of its first value was alive: every write forks an enum's payload, so a view
-  /// reading one lost its observer.) Requires the registry lock.
-  private func unlink() {
-    let next = successor
-    standsAlone()
-    let opaque = Unmanaged.passUnretained(self).toOpaque()
-    for predecessor in predecessors {
-      predecessor._withUnsafeGuaranteedRef { predecessor in
-        guard predecessor.successor?.toOpaque() == opaque else { return }
-        predecessor.successor = next
-        next?._withUnsafeGuaranteedRef { $0.predecessors.append(.passUnretained(predecessor)) }
-      }
-    }
-    predecessors = []
-  }
-
-  /// The observers a departure of this extent's value from its slot notifies (`didLeave`).
-  /// Requires the registry lock.
-  private func departureDeliveries() -> [Delivery] {
-    let change = [Change(key: .identity, keyPath: nil)]
-    let bare = ThreadContext.current.holderDepth == 0
-    return bare ? registrations.filter { !$0.anchored }.matching(change) : registrations.matching(change)
-  }
-
-  /// A dying extent leaves its observers; a root leaves them to its holder (`RootHandle`), which
-  /// notifies them if this happens during its mutation. Requires the registry lock.
-  private func unregisterAll(_ garbage: inout [AnyObject]) {
-    for registration in registrations {
-      registration.observer.forget(self)
-      garbage.append(registration.observer)
-    }
-    if let rootHandle {
-      rootHandle.unmanagedExtent = nil
-      rootHandle.orphans += registrations.all
-      garbage.append(rootHandle)  // it may hold the last references to the orphans
-    }
-    registrations.removeAll()
-  }
-
-  /// An observer with `count` registrations here was deactivated. Requires the registry lock.
-  func withdraw(_ count: Int, _ garbage: inout [AnyObject]) {
-    inactiveRegistrations += count
-    if inactiveRegistrations * 2 >= registrations.count { dropInactiveRegistrations(&garbage) }
-  }
-
-  /// Removes the registrations of deactivated observers, whose last references may be these
-  /// (they go to `garbage`). Requires the registry lock.
-  func dropInactiveRegistrations(_ garbage: inout [AnyObject]) {
-    for registration in registrations where !registration.observer.isActive {
-      garbage.append(registration.observer)
-    }
-    registrations.removeAll { !$0.observer.isActive }
-    inactiveRegistrations = 0
-    updateFlags()
+  /// The location this extent is bound to now, if any.
+  @inlinable
+  var boundLocation: Location? {
+    guard flags.load(ordering: .relaxed) & Extent.isBound != 0, let location = location.load()?.location,
+      location.isBound(to: self)
+    else { return nil }
+    return location
   }
 }
 
 @usableFromInline
 let nextExtentSerial = Atomic<UInt64>(0)
 
-/// Counts the times a location moved on from an extent while someone tracked (`Extent.follows`):
-/// a clock for `Extent.movedAt`.
-let locationMoves = Atomic<UInt64>(0)
-
-/// One observer's interest in one field of one extent.
-struct Registration {
-  let observer: Observer
-  let key: FieldKey
-  let keyPath: AnyKeyPath?
-  /// Made through a root holder's accessor: belongs to the holder's location, so a bare copy that
-  /// forks away never takes it along.
-  let anchored: Bool
-}
-
-/// A child's fork waiting for its parent fork to be adopted.
-struct PendingAdoption {
-  let child: Extent
-  var ancestor: UInt64
-}
-
-/// A field written on a fork, remembered until the fork is adopted or discarded.
-struct Change {
-  let key: FieldKey
-  let keyPath: AnyKeyPath?
-
-  /// An element's place in its collection: it left.
-  static var identity: [Change] { [Change(key: .identity, keyPath: nil)] }
-}
-
-// MARK: - Slow paths (called only when `isQuiet` is false or the extent is shared)
+// MARK: - Writes
 
 extension Extent {
-  /// Makes the extent for a copy that is about to be mutated while `origin` is shared.
+  /// Makes the extent for a copy that is about to be changed while `origin` is shared.
   ///
-  /// Outside a holder's mutation the copy may be the very variable an observer read (a bare local
-  /// with a snapshot alive): it takes the un-anchored registrations along so nothing is lost, at the
-  /// price of possibly notifying for a copy (documented). Inside a holder's mutation, slots decide.
+  /// Outside a holder's mutation the copy may be the very variable a bare reader read (a local
+  /// with a snapshot alive): it takes the readers of `origin`'s box along, so nothing is lost, at
+  /// the price of telling them of a copy's change (S11, bare). Inside a holder's mutation the
+  /// holder's own values are forked and bound by their slots (`Slot`), never here: a fork made
+  /// here is a copy's.
   @usableFromInline @inline(never)
   static func fork(of origin: Extent) -> Extent {
-    let fork = Extent()
-    fork.firstSerial.store(origin.firstSerial.load(ordering: .relaxed), ordering: .relaxed)
+    let fork = Extent(continuing: origin, lineage: true)
     let bare = ThreadContext.current.holderDepth == 0
     withRegistry { _ in
       fork.origin = origin
       var flags = Extent.isFork
-      if bare { origin.moves.add(Extent.unanchoredMove, ordering: .relaxed) }
-      if bare && !origin.registrations.isEmpty {
-        fork.copyRegistrations(from: origin, anchored: false)
-        if !fork.registrations.isEmpty { flags |= Extent.hasRegistrations }
+      if let box = origin.box.load() {
+        // A reader still to register on the origin would miss the fork's writes: it fires.
+        box.version.add(1, ordering: .relaxed)
+        if bare, box.isInUse {
+          _ = fork.box.storeIfNil(box.copy())
+          flags |= Extent.hasBox
+        }
       }
       fork.flags.store(flags, ordering: .relaxed)
     }
     return fork
   }
 
-  /// Records a write of `key` and notifies the observers registered for it: all of them, or only
-  /// the `anchored` ones (a value left the holder: a copy still holding it is unchanged) or only
-  /// the un-anchored ones (the write happened on a copy, not in the holder).
-  @usableFromInline @inline(never)
-  func didChange(_ key: FieldKey, _ keyPath: AnyKeyPath?, anchored: Bool? = nil) {
-    let matched = withRegistry { garbage in
-      if origin != nil {
-        if !changes.contains(where: { $0.key == key }) { changes.append(Change(key: key, keyPath: keyPath)) }
-        spliceLineage(&garbage)
-      }
-      let change = Change(key: key, keyPath: keyPath)
-      guard let anchored else { return registrations.matching(change) }
-      return registrations.filter { $0.anchored == anchored }.matching(change)
-    }
-    deliver(matched)
+  /// A fresh extent for a value that must stand on its own (shared with another place, or bound
+  /// to another location): no lineage, no readers, the same value id.
+  @usableFromInline
+  static func detached(from extent: Extent) -> Extent {
+    Extent(continuing: extent, lineage: false)
   }
 
-  /// Drops ancestors that nothing but this lineage holds and whose observers are all here too: no
-  /// slot holds them, so no slot can adopt from them. Their writes move to their child in the lineage, so descent from older ancestors
-  /// still reports them. A bare value whose snapshots are gone thereby returns to the fast path, and
-  /// a lineage never holds more extents than there are values alive that hold them (a live snapshot
-  /// in the middle does not keep the dead ones behind it). Requires the registry lock.
+  /// Records a write of `key` and notifies its readers: at the bound location, and in the box.
+  @usableFromInline @inline(never)
+  func didChange(_ key: FieldKey, _ keyPath: AnyKeyPath?) {
+    let change = Change(key: key, keyPath: keyPath)
+    let location = boundLocation
+    let box = box.load()
+    // A read still to register (its scope is open) would miss this write: it finds the version moved.
+    if openTrackingScopes.load(ordering: .relaxed) != 0 {
+      location?.version.add(1, ordering: .relaxed)
+      box?.version.add(1, ordering: .relaxed)
+    }
+    let isFork = flags.load(ordering: .relaxed) & Extent.isFork != 0
+    let observed =
+      (location?.isObserved.load(ordering: .relaxed) ?? false) || (box?.isObserved.load(ordering: .relaxed) ?? false)
+    if isFork || observed {
+      let deliveries = withRegistry { garbage -> [Delivery] in
+        if isFork { record(change, &garbage) }
+        guard observed else { return [] }
+        let changes = [change]
+        var deliveries = location?.matching(changes) ?? []
+        if let box { deliveries += box.matching(changes) }
+        return deliveries
+      }
+      deliver(deliveries)
+    }
+    if let location { AppleObservation.didChange(location, change) }
+    if let box, ThreadContext.current.holderDepth == 0 { AppleObservation.didChange(box, change) }
+  }
+
+  /// Records a write on this fork. Requires the registry lock.
+  func record(_ change: Change, _ garbage: inout [AnyObject]) {
+    guard origin != nil else { return }
+    changes.insert(change)
+    spliceLineage(&garbage)
+  }
+
+  /// Drops ancestors that nothing but this lineage holds — no value holds them, so no slot can
+  /// recognise them — moving their writes down; but not one a location is bound to: the slot
+  /// that reconciles the location recognises its value by that serial. A lineage thereby never
+  /// holds more extents than there are values (and locations) that stand for them, and a bare
+  /// value whose snapshots are gone returns to the fast path. Requires the registry lock.
   func spliceLineage(_ garbage: inout [AnyObject]) {
     var node = self
     while node.origin != nil {
       // Uniqueness first: binding the parent would itself retain it.
-      if isKnownUniquelyReferenced(&node.origin), let parent = node.origin, node.hasEveryRegistration(of: parent) {
-        for change in parent.changes where !node.changes.contains(where: { $0.key == change.key }) {
-          node.changes.append(change)
-        }
-        // The parent's waiting adoptions are older: they go first (adopted oldest first).
-        node.pendingAdoptions = parent.pendingAdoptions + node.pendingAdoptions
-        node.departures = parent.departures + node.departures
-        parent.pendingAdoptions = []
-        parent.departures = []
-        node.compactPendingAdoptions()
-        // Take the grandparent from the parent (only this lineage holds the parent), so that the
-        // grandparent's uniqueness is decided by this lineage alone.
+      if isKnownUniquelyReferenced(&node.origin), let parent = node.origin, parent.boundLocation == nil {
+        node.changes.absorb(&parent.changes)
         node.origin = parent.origin.take()
         garbage.append(parent)
+        // Nothing above it any more: an ancestor left without an origin stands for a value of its
+        // own, as `self` does below (its flag and changes would keep its writes on the slow path).
+        if node !== self, node.origin == nil { node.forgetLineage(&garbage) }
       } else {
         node = node.origin!
       }
     }
-    if origin == nil {
-      changes = []
-      dropWaiting(&garbage)
-    }
-    updateFlags()
+    if origin == nil { forgetLineage(&garbage) }
   }
 
-  /// Whether `ancestor`'s registrations are all here too. A bare fork copies them, so a dead
-  /// ancestor holds nothing more. One that does (registered while a holder's mutation was half
-  /// done: after the fork, before the adoption) must stay in the lineage for the adoption to carry
-  /// them. Requires the registry lock.
-  private func hasEveryRegistration(of ancestor: Extent) -> Bool {
-    ancestor.registrations.allSatisfy { theirs in
-      !theirs.observer.isActive || registrations.contains(theirs.observer, key: theirs.key)
-    }
-  }
-
-  /// Reconciles a slot that held the extent with serial `ancestor` and now holds `self`; `owner` is
-  /// the extent of the value that contains the slot (nil for a root).
-  ///
-  /// If `self` descends from that extent by forks, the slot was mutated in place. When the owner is
-  /// itself a fork nobody adopted yet, the slot may belong to a copy: the adoption waits on the
-  /// owner (`pendingAdoptions`) and happens if the owner is adopted, or never if the owner is
-  /// discarded (outside a holder the un-anchored registrations are copied at once, since no holder
-  /// may ever adopt a bare value's fork). Otherwise the ancestor's registrations go to `self` (inside a holder's mutation all
-  /// of them, the anchored ones *moved*: the ancestor is no longer the location; outside, only the
-  /// un-anchored ones, copied) and are notified of exactly the fields written along the way, then
-  /// the children waiting on `self` are adopted in turn. Returns `true` in both cases.
-  /// Otherwise the slot holds a different value and `false` tells the caller to record a change of
-  /// the slot itself. The lineage is left alone: `self` may be shared with the location it came
-  /// from (`mode = .editing(child)` after `child` was forked), whose own adoption still needs it;
-  /// the caller detaches the new value and cuts the lineage only if it is the slot's alone.
-  @usableFromInline @inline(never)
-  func adopt(ancestor: UInt64, owner: Extent?) -> Bool {
-    let holder = ThreadContext.current.holderDepth > 0
-    var adopted = false
-    let matched = withRegistry { garbage -> [Delivery] in
-      guard let found = lineage(reaching: ancestor) else { return [] }
-      adopted = true
-      if let owner, owner.origin != nil {
-        if !owner.pendingAdoptions.contains(where: { $0.child === self }) {
-          owner.pendingAdoptions.append(PendingAdoption(child: self, ancestor: ancestor))
-          owner.compactPendingAdoptions()
-        }
-        guard !holder else { return [] }
-        // Outside a holder nobody may ever adopt the owner (a bare value forked because a snapshot
-        // is alive): its un-anchored readers follow now, as a bare fork's do; the anchored ones
-        // wait for a holder to adopt the owner (the copy written back).
-        return followUnanchored(found)
-      }
-      return adoptLocked(found, holder: holder, &garbage)
-    }
-    deliver(matched)
-    return adopted
-  }
-
-  /// Outside a holder: the un-anchored readers of `found.ancestor` follow this fork now, and so do
-  /// those of each child waiting in its lineage (an element edited in a copy written back), at
-  /// any depth, and those of the elements that left it; returns what their written fields call
-  /// for. Nothing is dropped: a holder may still adopt the owner, and one-shot readers told now are
-  /// not told twice. Requires the registry lock.
-  private func followUnanchored(_ found: (ancestor: Extent, written: [Change], nodes: [Extent])) -> [Delivery] {
-    found.ancestor.moves.add(Extent.unanchoredMove, ordering: .relaxed)
-    var matched = copyRegistrations(from: found.ancestor, anchored: false).matching(found.written)
-    for node in found.nodes {
-      for pending in node.pendingAdoptions {
-        guard let childFound = pending.child.lineage(reaching: pending.ancestor) else { continue }
-        matched += pending.child.followUnanchored(childFound)
-      }
-      for element in node.departures {
-        matched += element.registrations.filter { !$0.anchored }.matching(Change.identity)
-      }
-    }
-    return matched
-  }
-
-  /// The ancestor with serial `serial` and the fields written since it, if `self` descends from it.
+  /// The keys written since the ancestor with serial `serial`, if this extent descends from it.
   /// Requires the registry lock.
-  private func lineage(reaching serial: UInt64) -> (ancestor: Extent, written: [Change], nodes: [Extent])? {
+  func written(since serial: UInt64) -> [Change]? {
+    lineage(reaching: serial)?.written
+  }
+
+  /// The ancestor with serial `serial` and the keys written since, if this extent descends from
+  /// it. Requires the registry lock.
+  func lineage(reaching serial: UInt64) -> (ancestor: Extent, written: [Change])? {
     var written = changes
-    var nodes = [self]
     var node = self
     while let parent = node.origin {
-      if parent.serial == serial { return (parent, written, nodes) }
-      written += parent.changes
-      nodes.append(parent)
+      if parent.serial == serial { return (parent, written.changes) }
+      written.formUnion(parent.changes)
       node = parent
     }
     return nil
-  }
-
-  /// Adopts `found` (see `adopt`). Requires the registry lock.
-  private func adoptLocked(
-    _ found: (ancestor: Extent, written: [Change], nodes: [Extent]), holder: Bool, _ garbage: inout [AnyObject]
-  ) -> [Delivery] {
-    var matched: [Delivery]
-    if holder, registrations.isEmpty, found.ancestor.registrations.unanchoredCount == 0 {
-      // All of them move (a holder's own fork, the usual case): the table is taken whole, in
-      // O(1) but for pointing each observer here (with a snapshot alive — an undo history, a
-      // test store — every write forks the root, whose table holds every reader of the state).
-      takeRegistrations(from: found.ancestor)
-      matched = registrations.matching(found.written)
-    } else {
-      let copied = copyRegistrations(from: found.ancestor, anchored: holder)
-      if holder { found.ancestor.removeAnchoredRegistrations(&garbage) }
-      matched = copied.matching(found.written)
-    }
-    found.ancestor.moves.add(holder ? Extent.anchoredMove : Extent.unanchoredMove, ordering: .relaxed)
-    // Only a read still being registered can arrive late: its scope or window is open meanwhile.
-    if holder, openTrackingScopes.load(ordering: .relaxed) != 0 { follows(found.ancestor) }
-    if holder, case let session = found.ancestor.anchoredIn.load(ordering: .relaxed),
-      session > anchoredIn.load(ordering: .relaxed)
-    {
-      anchoredIn.store(session, ordering: .relaxed)  // a fork no other thread has yet
-    }
-    var waiting: [PendingAdoption] = []
-    var departed: [Extent] = []
-    // Oldest node first: a slot forked twice along the lineage (a copy edited, then the value
-    // written back and edited again) must adopt from its oldest fork before the newer one adopts
-    // from that.
-    for node in found.nodes.reversed() {
-      waiting += node.pendingAdoptions
-      departed += node.departures
-      // Taken from every node, so that an ancestor a snapshot still holds cannot hand them out
-      // a second time.
-      node.dropWaiting(&garbage)
-    }
-    forgetLineage(&garbage)
-    for pending in waiting {
-      guard let childFound = pending.child.lineage(reaching: pending.ancestor) else {
-        pending.child.forgetLineage(&garbage)
-        continue
-      }
-      matched += pending.child.adoptLocked(childFound, holder: holder, &garbage)
-    }
-    // After the children: an element that was edited (a fork waiting here for its observers) and
-    // then removed or replaced has its observers only now: in a holder, those that read it through
-    // the holder (a copy still holding it is unchanged); outside one, the array is not the
-    // holder's, and only the un-anchored readers hear it (B21).
-    for element in departed {
-      matched += element.registrations.filter { $0.anchored == holder }.matching(Change.identity)
-    }
-    return matched
-  }
-
-  /// Drops the waiting adoptions of forks that no value holds any more — only this list and the
-  /// fork made from them do — and lets that fork wait for what they waited for. So a bare value
-  /// written while a snapshot is alive, which no holder ever adopts, keeps one waiting fork per
-  /// slot rather than one per write, and the forks in between can be spliced out (B20). A fork a
-  /// value still holds keeps its place: it may yet be adopted. Requires the registry lock.
-  func compactPendingAdoptions() {
-    var index = 0
-    while index < pendingAdoptions.count {
-      let dying = ObjectIdentifier(pendingAdoptions[index].child)
-      guard
-        let successor = pendingAdoptions.firstIndex(where: { pending in
-          pending.child.origin.map { ObjectIdentifier($0) == dying } ?? false
-        })
-      else {
-        index += 1
-        continue
-      }
-      let waitedFor = pendingAdoptions[index].ancestor
-      // Release this list's reference, then see whether the successor's lineage is all that is
-      // left. (If it is not, a value still holds the fork, so this release frees nothing.)
-      pendingAdoptions.remove(at: index)
-      let next = successor > index ? successor - 1 : successor
-      if isKnownUniquelyReferenced(&pendingAdoptions[next].child.origin) {
-        pendingAdoptions[next].ancestor = waitedFor
-      } else {
-        let kept = pendingAdoptions[next].child.origin!
-        pendingAdoptions.insert(PendingAdoption(child: kept, ancestor: waitedFor), at: index)
-        index += 1
-      }
-    }
-  }
-
-  /// Cuts the lineage: this extent stands for a value of its own now, and so do the forks of its
-  /// children that waited on its adoption.
-  @usableFromInline @inline(never)
-  func cutLineage() {
-    withRegistry { garbage in
-      var cutting = [self]
-      while let extent = cutting.popLast() {
-        cutting += extent.pendingAdoptions.map(\.child)
-        extent.forgetLineage(&garbage)
-      }
-    }
   }
 
   /// Cuts the lineage: this extent stands for a value of its own now. Requires the registry lock.
   func forgetLineage(_ garbage: inout [AnyObject]) {
     if let origin { garbage.append(origin) }
     origin = nil
-    changes = []
-    dropWaiting(&garbage)
-    updateFlags()
+    changes = ChangeLog()
+    flags.bitwiseAnd(~Extent.isFork, ordering: .relaxed)
   }
 
-  /// Forgets the children and departed elements waiting on this fork, releasing them only after
-  /// the lock (their deinitializers take it). Requires the registry lock.
-  func dropWaiting(_ garbage: inout [AnyObject]) {
-    if !pendingAdoptions.isEmpty {
-      garbage += pendingAdoptions.map(\.child)
-      pendingAdoptions = []
+  /// Cuts the lineage (a value placed as a replacement, or adopted by a slot nobody observes).
+  @usableFromInline
+  func cutLineage() {
+    guard flags.load(ordering: .relaxed) & Extent.isFork != 0 else { return }
+    withRegistry { garbage in forgetLineage(&garbage) }
+  }
+
+  /// Binds this extent to `location`: the holder put its value there. False if it is bound to
+  /// another location already (the value moved: it needs an extent of its own). Cuts the lineage.
+  /// Requires the registry lock.
+  ///
+  /// A binding is for the life of its location in the holder's tree: an extent bound to a
+  /// location that left it (an element removed, `Location.removeChild`) is bound nowhere, and is
+  /// bound here — the value came back (a snapshot that still held it, written back), and the
+  /// location made anew at its place must hear its writes and tell its reads apart from a
+  /// replacement's. The old link is released on `garbage`: a thread reads an extent's link
+  /// unretained only while it owns the value alone (writing it in place), and the holder binds
+  /// only a value it holds too.
+  @usableFromInline
+  func bind(to location: Location, _ garbage: inout [AnyObject]) -> Bool {
+    let stored = self.location.storeIfNil(location.link)
+    if stored !== location.link {
+      guard stored.isRetired.load(ordering: .relaxed), let old = self.location.replace(stored, with: location.link) else { return false }
+      garbage.append(old)
     }
-    if !departures.isEmpty {
-      garbage += departures
-      departures = []
-    }
+    forgetLineage(&garbage)
+    location.boundSerial.store(serial, ordering: .relaxed)
+    flags.bitwiseOr(Extent.isBound, ordering: .relaxed)
+    return true
   }
 
-  /// Removes the anchored registrations: they belong to a location this extent no longer stands
-  /// for. Requires the registry lock.
-  func removeAnchoredRegistrations(_ garbage: inout [AnyObject]) {
-    guard registrations.contains(where: \.anchored) else { return }
-    if inactiveRegistrations > 0 { dropInactiveRegistrations(&garbage) }
-    let leaving = registrations.filter(\.anchored)
-    registrations.removeAll(where: \.anchored)
-    let staying = registrations.isEmpty ? [] : Set(registrations.lazy.map { ObjectIdentifier($0.observer) })
-    for registration in leaving {
-      if !staying.contains(ObjectIdentifier(registration.observer)) { registration.observer.forget(self) }
-      garbage.append(registration.observer)
-    }
-    updateFlags()
-  }
-
-  /// Takes all of `source`'s registrations (this extent has none). Requires the registry lock.
-  private func takeRegistrations(from source: Extent) {
-    swap(&registrations, &source.registrations)
-    swap(&inactiveRegistrations, &source.inactiveRegistrations)
-    for registration in registrations { registration.observer.moveRegistrations(from: source, to: self) }
-    updateFlags()
-    source.updateFlags()
-  }
-
-  /// Copies `source`'s registrations that are not already here (`anchored` filters by kind, nil
-  /// copies all). Returns the ones copied. Requires the registry lock.
-  @discardableResult
-  func copyRegistrations(from source: Extent, anchored: Bool?) -> [Registration] {
-    var copied: [Registration] = []
-    // A fresh fork (the usual adoption) has none of its own: nothing to check for duplicates, as a
-    // table never holds an observer twice for a key.
-    let isFresh = registrations.isEmpty
-    for registration in source.registrations where anchored == nil || registration.anchored == anchored {
-      let observer = registration.observer
-      guard observer.isActive, isFresh || !registrations.contains(observer, key: registration.key) else { continue }
-      observer.didRegister(on: self)
-      copied.append(registration)
-      if !isFresh { registrations.append(registration) }
-    }
-    if isFresh { registrations.append(contentsOf: copied) }
-    updateFlags()
-    return copied
-  }
-
-  /// Recomputes `flags` from the guarded state. Requires the registry lock.
-  func updateFlags() {
-    var flags: UInt8 = 0
-    if !registrations.isEmpty { flags |= Extent.hasRegistrations }
-    if origin != nil { flags |= Extent.isFork }
-    self.flags.store(flags, ordering: .relaxed)
-  }
-
-  /// Registers a new observer for `key`; the caller lists this extent in `observer.extents` and
-  /// never registers the same observer and key twice. Requires the registry lock.
-  func register(_ observer: Observer, key: FieldKey, keyPath: AnyKeyPath?, anchored: Bool) {
-    registrations.append(Registration(observer: observer, key: key, keyPath: keyPath, anchored: anchored))
-    if registrations.count == 1 { updateFlags() }
-  }
-
-  /// The value of this extent, an element of the collection whose structure extent is
-  /// `structure`, left it (removed, or replaced by another value): its readers are told — at
-  /// once if the collection is the holder's own; if it may be a copy (an unadopted fork inside a
-  /// holder's mutation), when and if the fork is adopted. Outside a holder only the un-anchored
-  /// readers are told at once: the collection is not the holder's, although it may be written
-  /// back there later (then the anchored readers hear it at the adoption).
-  @usableFromInline @inline(never)
-  func didLeave(_ structure: Extent) {
-    let bare = ThreadContext.current.holderDepth == 0
-    let deferred = withRegistry { _ -> Bool in
-      guard structure.origin != nil else { return false }
-      structure.departures.append(self)
-      return true
-    }
-    if bare || !deferred { didChange(.identity, nil, anchored: !bare) }  // a copy holding it is unchanged
-  }
-
-  /// Notifies every observer of this extent: the value it stood for was replaced.
-  func replaced() {
-    deliver(withRegistry { _ in replacedLocked() })
-  }
-
-  /// `replaced`, returning the deliveries: to the observers that read it through its holder (the
-  /// un-anchored ones read a copy, which still has the old value). Requires the registry lock.
-  fileprivate func replacedLocked() -> [Delivery] {
-    moves.add(Extent.anchoredMove, ordering: .relaxed)
-    return registrations.filter { $0.anchored && $0.observer.isActive }.map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
-  }
-
-  /// This root extent's handle, made on first use. Called only by the holder whose value this is.
-  func makeRootHandle() -> RootHandle {
-    if let rootHandle { return rootHandle }
-    let handle = RootHandle(self)
-    rootHandle = handle
-    return handle
-  }
-}
-
-/// A root holder's hold on its root extent across a mutation, to notify the observers of a root
-/// that the mutation replaced — whether the old value is still alive elsewhere (a snapshot) or
-/// died meanwhile, on any thread.
-///
-/// Neither a strong reference (the root would look shared: every write would fork it) nor a weak
-/// one (the first weak reference moves the extent's reference counts to a side table, and every
-/// retain and release of it takes the slow path from then on: about a fifth of an observed send).
-/// Instead the extent, as it dies, clears `unmanagedExtent` and leaves its registrations here,
-/// under the registry lock; under that lock an extent still named here has not finished dying.
-final class RootHandle: @unchecked Sendable {  // guarded by `registry`
-  fileprivate var unmanagedExtent: Unmanaged<Extent>?
-  fileprivate var orphans: [Registration] = []
-
-  fileprivate init(_ extent: Extent) { unmanagedExtent = .passUnretained(extent) }
-
-  /// The root was replaced: notifies every observer of the old one.
-  func rootReplaced() {
-    let deliveries = withRegistry { garbage -> [Delivery] in
-      if let extent = unmanagedExtent { return extent._withUnsafeGuaranteedRef { $0.replacedLocked() } }
-      // None dies inside the lock: the anchored are kept by their deliveries, the others by garbage.
-      defer { orphans = [] }
-      garbage += orphans.map(\.observer)
-      return orphans.filter(\.anchored).map { Delivery(observer: $0.observer, keyPath: $0.keyPath) }
-    }
-    deliver(deliveries)
-  }
-}
-
-extension Array where Element == Registration {
-  /// `matching([change])` without making the array.
-  func matching(_ change: Change) -> [Delivery] {
-    var result: [Delivery] = []
-    for registration in self where registration.observer.isActive && registration.key.matches(change.key) {
-      result.append(Delivery(observer: registration.observer, keyPath: registration.keyPath ?? change.keyPath))
-    }
-    return result
-  }
-
-  /// The observers among these registrations whose key matches one of `changes`.
-  func matching(_ changes: [Change]) -> [Delivery] {
-    var result: [Delivery] = []
-    for registration in self where registration.observer.isActive {
-      for change in changes where registration.key.matches(change.key) {
-        result.append(Delivery(observer: registration.observer, keyPath: registration.keyPath ?? change.keyPath))
-        break
-      }
-    }
-    return result
+  /// The readers' box of this bare value, made on first use.
+  func makeBox() -> BareBox {
+    if let box = box.load() { return box }
+    let made = box.storeIfNil(BareBox())
+    flags.bitwiseOr(Extent.hasBox, ordering: .relaxed)
+    return made
   }
 }

@@ -18,6 +18,8 @@ struct FieldKey: Hashable, Sendable {
   @usableFromInline static let identity = FieldKey(rawValue: -1)
   /// The structure of a collection: its ids, their order and its count.
   @usableFromInline static let structure = FieldKey(rawValue: -2)
+  /// Names no field and matches no key (not even `any`): a change below a field (`Change.below`).
+  @usableFromInline static let descendant = FieldKey(rawValue: .min + 1)
 
   /// The key of the stored field at `keyPath`, or `any` for a key path that is not one.
   @inlinable
@@ -31,6 +33,6 @@ struct FieldKey: Hashable, Sendable {
 
   @inlinable
   func matches(_ other: FieldKey) -> Bool {
-    self == other || self == .any || other == .any
+    self == other || (self == .any || other == .any) && self != .descendant && other != .descendant
   }
 }

@@ -57,15 +57,15 @@ extension ObservationIdentifiable {
   }
 
   @inlinable @inline(__always)
-  static func _anchor<T>(_ value: T) {
-    withUnsafePointer(to: value) { UnsafeRawPointer($0).assumingMemoryBound(to: Self.self).pointee._anchor() }
+  static func _adoptForks<T>(of value: T, in place: _ObservationPlace) {
+    withUnsafePointer(to: value) {
+      UnsafeRawPointer($0).assumingMemoryBound(to: Self.self).pointee._adoptForks(in: place)
+    }
   }
 
   @inlinable @inline(__always)
-  static func _adoptForks<T>(of value: T, owner: ObservationIdentity) {
-    withUnsafePointer(to: value) {
-      UnsafeRawPointer($0).assumingMemoryBound(to: Self.self).pointee._adoptForks(owner: owner)
-    }
+  static func _unindexedElements<T>(of value: T) -> [ObservationIdentity] {
+    withUnsafePointer(to: value) { UnsafeRawPointer($0).assumingMemoryBound(to: Self.self).pointee._unindexedElements() }
   }
 
   @inlinable @inline(__always)

@@ -154,7 +154,7 @@ public struct ObservationIdentity: Equatable, Sendable {
   /// identity (a plain payload: an alert) cannot tell its values apart: its value id is its case,
   /// so that at least another case is another value.
   var valueID: ValueID {
-    if let extent { return ValueID(serial: extent.firstSerial.load(ordering: .relaxed), tag: tag) }
+    if let extent { return ValueID(serial: extent.valueID, tag: tag) }
     return ValueID(serial: isOpaque ? Self.opaqueSerials : serial, tag: tag)
   }
 
@@ -212,16 +212,15 @@ public protocol ObservationIdentifiable {
   /// never share observers. Called on a value just assigned into a field. The default does nothing.
   mutating func _makeIdentityUnique()
 
-  /// Adopts forks of values this one contains in slots that no accessor of theirs reconciles
-  /// (the elements of a plain array); `owner` is the identity of the value holding this one.
-  /// Called after every write through a field. The default does nothing.
-  func _adoptForks(owner: ObservationIdentity)
+  /// Reconciles values this one contains in slots that no accessor of theirs reconciles (the
+  /// elements of a plain array), at `place`, where this value sits. Called after every write
+  /// through a field. The default does nothing.
+  func _adoptForks(in place: _ObservationPlace)
 
-  /// Marks the extents that reads made on this value reach as living in a holder: it was read
-  /// through one, so reads made on it later belong to the holder's location, not to a copy. The
-  /// default marks this value's own extent; a container of observable values that has no extent
-  /// of its own (a plain array) marks its elements'. Called only on tracked reads.
-  func _anchor()
+  /// The identities of the observable values this one holds where no accessor of theirs records
+  /// reads (the elements of a plain array), in order: a tracked read of this value hands them out
+  /// by position. The default has none.
+  func _unindexedElements() -> [ObservationIdentity]
 
   /// Gives this value, and every observable value inside it, an identity that no other value
   /// has. Called on a value that *replaces* another in a field or collection (`draft = saved`,
@@ -241,10 +240,10 @@ extension ObservationIdentifiable {
   public mutating func _makeIdentityUnique() {}
 
   @inlinable
-  public func _adoptForks(owner: ObservationIdentity) {}
+  public func _adoptForks(in place: _ObservationPlace) {}
 
   @inlinable
-  public func _anchor() { observationIdentity.extent?.anchor() }
+  public func _unindexedElements() -> [ObservationIdentity] { [] }
 
   public mutating func _update(from other: Self) {
     if FieldKind<Self>.isEqual(self, other) != true { self = other }
@@ -267,10 +266,19 @@ extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiab
   public mutating func _detach() { self?._detach() }
 
   @inlinable
-  public func _adoptForks(owner: ObservationIdentity) { self?._adoptForks(owner: owner) }
+  public func _adoptForks(in place: _ObservationPlace) { self?._adoptForks(in: place) }
 
   @inlinable
-  public func _anchor() { self?._anchor() }
+  public func _unindexedElements() -> [ObservationIdentity] { self?._unindexedElements() ?? [] }
+}
+
+/// Where a value sits, for ``ObservationIdentifiable/_adoptForks(in:)``: the holder's location of
+/// the value, if the holder observes it.
+public struct _ObservationPlace {
+  @usableFromInline let location: Location?
+
+  @inlinable
+  init(_ location: Location?) { self.location = location }
 }
 
 /// The counter of opaque identities' serials (``ObservationIdentity/opaque(tag:)``).

@@ -48,24 +48,28 @@ public struct Observed<Fields> {
 // MARK: - Hot paths
 
 extension Observed {
-  /// Reads a field, recording the access when a tracking scope is open anywhere. A field holding
-  /// observable values is anchored when this value is read through a holder, so reads made on it
-  /// later belong to the holder too.
+  /// Reads a field, recording the access when a tracking scope is open anywhere. The key is
+  /// derived here, where the key path is a literal and the offset a constant. A computed property
+  /// of `Fields` reads the fields it uses straight from storage: it is a read of the whole value,
+  /// whose observable fields are handed out before it runs.
   @inlinable
   func read<T>(_ keyPath: KeyPath<Fields, T>) -> T {
-    let value = _value[keyPath: keyPath]
-    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { recordRead(keyPath, .field(keyPath), value) }
-    return value
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
+      let key = FieldKey.field(keyPath)
+      if key == .any { recordWholeRead() }
+      let value = _value[keyPath: keyPath]
+      if key != .any { recordRead(keyPath, key, value) }
+      return value
+    }
+    return _value[keyPath: keyPath]
   }
 
-  /// Records a tracked read of the field at `keyPath` (its `key`), whose value is `value` (see
-  /// ``read(_:)``). The key is derived by the caller, where the key path is a literal and the
-  /// offset a constant.
+  /// Records a tracked read of the field at `keyPath` (its `key`), whose value is `value`: an
+  /// observable value read is handed out in turn, so reads made on it belong where this one's do.
+  /// The key is derived by the caller, where the key path is a literal and the offset a constant.
   @inlinable
   func recordRead<T>(_ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T) {
-    if _extent.recordAccess(key, keyPath) {
-      FieldKind<T>.observable?._anchor(value)
-    }
+    _extent.recordRead(key, keyPath, value)
   }
 
   /// Makes the extent this value's own before a write (forking a shared one) and says whether the
@@ -103,7 +107,7 @@ extension Observed {
   /// - trivial `Equatable` values (`Int`, `Bool`, a small enum): assigning an equal value, or
   ///   mutating it back to an equal value (`count += 0`), is not a change (S3);
   /// - observable values (a child, an optional child, a collection, an enum): by identity; the
-  ///   field's slot is reconciled after the write (`reconcile`);
+  ///   field is a ``Slot``, reconciled after the write;
   /// - other `Equatable` values: assigning an equal value is not a change;
   /// - anything else: every write is a change.
   ///
@@ -122,36 +126,33 @@ extension Observed {
         let before = observable._identity(of: _value[keyPath: keyPath])
         // An identity that does not describe its value (a plain enum payload) is compared by value.
         if before.isOpaque, FieldKind<T>.isEqual(_value[keyPath: keyPath], newValue) == true { return }
+        let slot = Slot(replacing: before, below: _extent.locationForSlots, at: .field(.field(keyPath)))
         _value[keyPath: keyPath] = newValue
         observable._makeIdentityUnique(&_value[keyPath: keyPath])
-        reconcile(keyPath, before: before, as: observable)
+        reconcile(keyPath, slot)
         return
       }
       if FieldKind<T>.isEqual(_value[keyPath: keyPath], newValue) == true { return }
       self[unconditional: keyPath] = newValue
     }
     _modify {
-      let observable = FieldKind<T>.observable
+      let isObservable = FieldKind<T>.observable != nil
       // What the write is compared with afterwards: the slot's identity, or the value (trivial, or
       // with an opaque identity).
-      var before: ObservationIdentity?
+      var slot: Slot?
       var old: T?
       var bookkeeping = false
-      if let observable {
-        _ = prepareToWrite()
-        let identity = observable._identity(of: _value[keyPath: keyPath])
-        before = identity
-        // An identity that does not describe its value (a plain enum payload) is compared by value.
-        if identity.isOpaque, T.self is any Equatable.Type { old = _value[keyPath: keyPath] }
+      if isObservable {
+        (slot, old) = openSlot(keyPath)
       } else if FieldKind<T>.isTrivialEquatable {
         old = _value[keyPath: keyPath]
       } else {
         bookkeeping = prepareToWrite()
       }
       yield &_value[keyPath: keyPath]
-      if let observable, let before {
+      if let slot {
         if old == nil || FieldKind<T>.isEqual(old!, _value[keyPath: keyPath]) == false {
-          reconcile(keyPath, before: before, as: observable)
+          reconcile(keyPath, slot)
         }
       } else if let old {
         if FieldKind<T>.isEqual(old, _value[keyPath: keyPath]) == false, prepareToWrite() { didWrite(keyPath) }
@@ -161,35 +162,82 @@ extension Observed {
     }
   }
 
-  /// After a write through a field holding observable values, reconciles the field's slot: an
-  /// in-place mutation of the child notifies only the child's observers, a fork of the child (a
-  /// snapshot was alive, or a copy was written back) carries its observers over, and anything else
-  /// is a replacement that notifies this field's observers.
-  @inlinable @inline(__always)
-  mutating func reconcile<T>(
-    _ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity, as observable: any ObservationIdentifiable.Type
-  ) {
-    let after = observable._identity(of: _value[keyPath: keyPath])
-    observable._adoptForks(of: _value[keyPath: keyPath], owner: identity)
-    if _fastPath(after == before) { return }
-    reconcileChange(keyPath, before: before, after: after, as: observable)
+  /// Before a write through a field holding observable values: its slot, and the value to compare
+  /// with afterwards if its identity does not describe it (a plain enum payload). Not inlined: the
+  /// accessor stays small enough to be inlined where the key path is a literal.
+  @inlinable @inline(never)
+  mutating func openSlot<T>(_ keyPath: WritableKeyPath<Fields, T>) -> (Slot, T?) {
+    let observable = FieldKind<T>.observable!
+    _ = prepareToWrite()
+    let slot = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.locationForSlots, at: .field(.field(keyPath)))
+    let old = slot.before.isOpaque && T.self is any Equatable.Type ? _value[keyPath: keyPath] : nil
+    return (slot, old)
   }
 
-  /// The field's value is not the one it held: a fork of it, or a replacement.
-  @inlinable
-  mutating func reconcileChange<T>(
-    _ keyPath: WritableKeyPath<Fields, T>, before: ObservationIdentity, after: ObservationIdentity,
-    as observable: any ObservationIdentifiable.Type
-  ) {
-    if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
-      extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0, owner: _extent)
-    {
+  /// After a write through a field holding observable values, reconciles the field's slot: an
+  /// in-place change notified its own readers, a descendant (a copy written back) is adopted, and
+  /// anything else is a replacement that notifies this field's readers and those below it.
+  ///
+  /// `T`'s kind is looked up here, not passed: specialized for a concrete `T`, it folds to a
+  /// constant and the calls below are direct.
+  @inlinable @inline(never)
+  mutating func reconcile<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot) {
+    let observable = FieldKind<T>.observable!
+    let value = _value[keyPath: keyPath]
+    let after = observable._identity(of: value)
+    observable._adoptForks(of: value, in: _ObservationPlace(slot.location))
+    if slot.reconcile(after, owner: _extent, at: .field(.field(keyPath)), below: { observable._below(of: value, at: $0) }) {
       return
     }
     // A replacement: the new value may come from another location (Detach.swift).
     observable._detach(&_value[keyPath: keyPath])
     if !_extent.isQuiet { didWrite(keyPath) }
   }
+}
+
+extension Observed {
+  /// What is at the observable field with key `key`, if there is one.
+  @usableFromInline
+  func below(at key: FieldKey) -> Below? {
+    let fields = ObservableFields.of(Fields.self)
+    guard let field = fields.belows.first(where: { $0.key == key }) else { return nil }
+    return withUnsafePointer(to: _value) { field.below(UnsafeRawPointer($0)) }
+  }
+}
+
+/// The value at a step below another, and how to go further down: a copy written back is
+/// reconciled with the locations below its slot through it.
+@usableFromInline
+struct Below {
+  let identity: ObservationIdentity
+  let next: (LocationStep) -> Below?
+}
+
+extension ObservationIdentifiable {
+  /// The identity of the value at `step` below `value` (a `Self`), if it is an observable
+  /// state's observable field.
+  @usableFromInline
+  static func _below<T>(of value: T, at step: LocationStep) -> Below? {
+    withUnsafePointer(to: value) { pointer in
+      let value = UnsafeRawPointer(pointer).assumingMemoryBound(to: Self.self).pointee
+      switch step {
+      case let .field(key): return (value as? any ObservableState)?._below(at: key)
+      case let .element(id): return (value as? any ElementsByID)?._elementBelow(id: id)
+      case .index: return nil
+      }
+    }
+  }
+}
+
+/// A collection whose observable elements are located by id (an identified array, a stack).
+protocol ElementsByID {
+  /// What is at the element with `id`, if there is one.
+  func _elementBelow(id: AnyHashable) -> Below?
+}
+
+extension ObservableState {
+  @usableFromInline
+  func _below(at key: FieldKey) -> Below? { _$fields.below(at: key) }
 }
 
 // MARK: - Conformances: the extent is not part of the value
@@ -199,13 +247,15 @@ extension Observed {
 // run in turn.
 
 extension Observed {
-  /// Records a read of every field; says whether it is anchored (made through a holder). The
-  /// fields' values are then read by their own conformances, which must be anchored too
-  /// (`anchoringReads`), as the fields' accessors would anchor them. Callers test
-  /// `openTrackingScopes` first, so that an untracked comparison stays a plain one.
+  /// Records a read of every field. The fields' values are then read by their own conformances.
+  /// Callers test `openTrackingScopes` first, so that an untracked comparison stays a plain one.
   @usableFromInline
-  func recordWholeRead() -> Bool {
-    _extent.recordAccess(.any, nil)
+  func recordWholeRead() {
+    let fields = ObservableFields.of(Fields.self)
+    let children = withUnsafePointer(to: _value) { value in
+      fields.identities.map { (step: LocationStep.field($0.key), identity: $0.identity(UnsafeRawPointer(value))) }
+    }
+    _extent.recordRead(.any, nil, child: nil, children: children)
   }
 }
 
@@ -218,21 +268,17 @@ extension Observed: Equatable where Fields: Equatable {
 
   @inlinable @inline(never)
   static func trackedEquals(_ lhs: Self, _ rhs: Self) -> Bool {
-    // Nested reads are anchored only when both sides are a holder's: anchoring a bare side's
-    // would lose its own changes; not anchoring a holder's side may over-notify (S11).
-    let (left, right) = (lhs.recordWholeRead(), rhs.recordWholeRead())
-    return left && right ? anchoringReads { lhs._value == rhs._value } : lhs._value == rhs._value
+    lhs.recordWholeRead()
+    rhs.recordWholeRead()
+    return lhs._value == rhs._value
   }
 }
 
 extension Observed: Hashable where Fields: Hashable {
   @inlinable
   public func hash(into hasher: inout Hasher) {
-    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0), recordWholeRead() {
-      anchoringReads { hasher.combine(_value) }
-    } else {
-      hasher.combine(_value)
-    }
+    if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { recordWholeRead() }
+    hasher.combine(_value)
   }
 }
 
@@ -240,11 +286,8 @@ extension Observed: Sendable where Fields: Sendable {}
 
 extension Observed: Encodable where Fields: Encodable {
   public func encode(to encoder: any Encoder) throws {
-    if openTrackingScopes.load(ordering: .relaxed) != 0, recordWholeRead() {
-      try anchoringReads { try _value.encode(to: encoder) }
-    } else {
-      try _value.encode(to: encoder)
-    }
+    if openTrackingScopes.load(ordering: .relaxed) != 0 { recordWholeRead() }
+    try _value.encode(to: encoder)
   }
 }
 
@@ -254,7 +297,7 @@ extension Observed: Decodable where Fields: Decodable {
 
 extension Observed: CustomReflectable {
   public var customMirror: Mirror {
-    if openTrackingScopes.load(ordering: .relaxed) != 0 { _ = recordWholeRead() }
+    if openTrackingScopes.load(ordering: .relaxed) != 0 { recordWholeRead() }
     return Mirror(reflecting: _value)
   }
 }

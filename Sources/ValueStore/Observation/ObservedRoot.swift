@@ -31,11 +31,14 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
     """)
   /// Guarded by `lock` (which also excludes overlapping accesses: no dynamic exclusivity check).
   @exclusivity(unchecked) @usableFromInline var storage: Value
-  @usableFromInline let slot = RootSlot(for: Value.self)
+  @usableFromInline let root = HolderRoot(for: Value.self)
+  /// The root's probe, at hand: every untracked read asks it.
+  @usableFromInline let probe: TrackingProbe
 
   /// Makes a root owning `value`. The value is detached: it shares no observers with the place it
   /// came from (another root's value, a copy still in use).
   public init(_ value: Value) {
+    probe = root.probe
     storage = value
     storage._detach()
   }
@@ -53,7 +56,7 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   /// Reads through the root; tracked reads are anchored to it.
   @inlinable
   public func read<T, E: Error>(_ body: (Value) throws(E) -> T) throws(E) -> T {
-    try lock.withLock { () throws(E) -> T in try anchored(storage, slot, body) }
+    try lock.withLock { () throws(E) -> T in try holderRead(storage, root, body) }
   }
 
   /// Reads a computed property of the value through the root.
@@ -73,186 +76,125 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   /// - Precondition: `body` does not read or mutate this root (that stops with a message). It
   ///   holds this root's lock: reading or mutating *another* root inside it holds both, and two
   ///   threads doing so in opposite orders deadlock, as with any two locks.
-  @discardableResult
+  @inlinable @discardableResult
   public func mutate<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     let context = ThreadContext.current
     return try withTransaction(context) { () throws(E) -> R in
-      try lock.withLock { () throws(E) -> R in try mutateHeld(&storage, slot, context, body) }
+      try lock.withLock { () throws(E) -> R in try mutateHeld(&storage, root, context, body) }
     }
   }
 }
 
-/// The root holder's own place for its value, for a value that has no extent of its own to record
-/// whole-value reads (an enum with payload-less cases, an optional): reads of the value through
-/// the holder register here, and replacing the value notifies them. Observable structs need none:
-/// their extent is the root's.
+/// What a holder (an ``ObservedRoot``, a store's state box) keeps beside its value: the location
+/// of its root, under which everything read through it is observed, and the probe its reads ask
+/// Apple's Observation through.
 @usableFromInline
-struct RootSlot {
-  @usableFromInline let extent: Extent?
-  /// How the holder's reads ask Apple's Observation whether it tracks (see `TrackingProbe`).
-  @usableFromInline let probe = TrackingProbe()
+final class HolderRoot: Sendable {
+  @usableFromInline let location: Location
+  @usableFromInline let probe: TrackingProbe
+  /// Reads of the whole value register a read of its identity: a value with no fields of its own
+  /// to read (an enum, an optional) is read whole, and its replacement must reach the reader.
+  @usableFromInline let readsIdentity: Bool
 
   init<Value>(for _: Value.Type) {
-    extent = Value.self is any ObservableState.Type ? nil : Extent()
+    readsIdentity = !(Value.self is any ObservableState.Type)
+    let apple = AppleSubscriptions()
+    location = Location(sharing: apple)
+    probe = TrackingProbe(apple)
   }
 
-  /// Records a tracked read of the whole value.
+  /// Records a tracked read of the holder's value (identity `identity`): the value is handed out
+  /// at the root location, so reads made on it belong there.
+  @usableFromInline @inline(never)
+  func recordRead(of identity: ObservationIdentity) {
+    ThreadContext.withCurrent { context in
+      guard context.isRecording else { return }
+      if readsIdentity {
+        let access = Access(
+          subscribers: location, key: .identity, keyPath: nil, version: location.version.load(ordering: .relaxed),
+          serial: location.boundSerial.load(ordering: .relaxed))
+        context.record(access)
+      }
+      context.handOutRoot(identity.extent, at: location)
+    }
+  }
+
+  /// Whether `read` repeats the last read recorded on this thread (see `ThreadContext.repeats`).
+  @usableFromInline
+  func repeats(_ read: Read) -> Bool {
+    ThreadContext.withCurrent { $0.repeats(read) }
+  }
+
+  /// Records a tracked read of a field of the holder's value (an observable struct whose extent is
+  /// `extent`), whose value is `value`.
   @inlinable
-  func recordRead() {
-    guard let extent, openTrackingScopes.load(ordering: .relaxed) != 0 else { return }
-    extent.anchor()
-    extent.recordAccess(.identity, nil)
-  }
-
-  /// The value was replaced (not mutated in place): its readers hear it.
-  func didReplace() {
-    if let extent, !extent.isQuiet { extent.replaced() }
+  func recordFieldRead<Fields, T>(_ extent: Extent, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T) {
+    let child = FieldKind<T>.observable.map { $0._identity(of: value).serial } ?? 0
+    if repeats(Read(serial: extent.serial, key: key, child: child)) { return }
+    recordRead(of: ObservationIdentity(extent))
+    extent.recordRead(key, keyPath, value)
   }
 }
 
-/// Runs `body` on a holder's value with tracked reads anchored to the holder.
+/// Runs `body` on a holder's value, with tracked reads recorded at the holder's root location.
 @inlinable
-func anchored<Value: ObservationIdentifiable, T, E: Error>(
-  _ value: Value, _ slot: RootSlot, _ body: (Value) throws(E) -> T
+func holderRead<Value: ObservationIdentifiable, T, E: Error>(
+  _ value: Value, _ root: HolderRoot, _ body: (Value) throws(E) -> T
 ) throws(E) -> T {
-  // Apple's Observation, if tracking, opens a bridge window here (ObservationBridge.swift).
-  trackingMayRecord(slot.probe) ? try trackedAnchored(value, slot, body) : try body(value)
-}
-
-/// `anchored` once a tracking scope or bridge window is open somewhere.
-@inlinable
-func trackedAnchored<Value: ObservationIdentifiable, T, E: Error>(
-  _ value: Value, _ slot: RootSlot, _ body: (Value) throws(E) -> T
-) throws(E) -> T {
-  let context = ThreadContext.current
-  // The caller skipped the probe if a scope was open anywhere: this thread may still need it.
-  if !context.bridgeWindow { slot.probe.check() }
-  slot.recordRead()
-  context.anchorDepth += 1
-  defer {
-    context.anchorDepth -= 1
-    // Marked once the body read it recording (not if its reads found Observation gone).
-    if context.isRecording { value._anchor() }
-  }
+  if _slowPath(root.probe.check()) { root.recordRead(of: value.observationIdentity) }
   return try body(value)
 }
 
-/// Records a tracked read of a field that a holder's value (an observable struct, whose extent
-/// `extent` is the holder's) gave as `value`: `trackedAnchored` and `Observed.read` for a field
-/// already loaded, without copying the holder's value. (The extent, not the value's `Observed`:
-/// borrowed from the holder's storage, that was copied, a retain of every reference in it.)
-@inlinable
-func recordHolderRead<Fields, T>(
-  _ extent: Extent, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T, probe: TrackingProbe
-) {
-  // The caller skipped the probe if a scope was open anywhere: this thread may still need it.
-  if !ThreadContext.current.bridgeWindow { probe.check() }
-  // Anchored once recorded (so the root's copies, and reads made on `value`, are the holder's);
-  // not when the read found Observation gone.
-  if extent.recordAccess(key, keyPath, anchoredBy: true) {
-    extent.anchor()
-    FieldKind<T>.observable?._anchor(value)
-  }
-}
-
-/// Runs `body` with its reads anchored (the nested values a comparison, a hash or an encoding of
-/// a holder's value reads).
-@usableFromInline
-func anchoringReads<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-  let context = ThreadContext.current
-  context.anchorDepth += 1
-  defer { context.anchorDepth -= 1 }
-  return try body()
-}
-
-/// Marks `value`, read through a holder, as the holder's — if this thread records reads (an
-/// anchor set for nothing would make a later bare copy's own reads look anchored).
-@usableFromInline
-func anchorForHolderRead<Value: ObservationIdentifiable>(_ value: Value) {
-  if ThreadContext.current.isRecording { value._anchor() }
-}
-
-/// Runs a root holder's mutation of `value` (the caller owns the storage and the transaction).
+/// Runs a holder's mutation of `value` (the caller owns the storage and the transaction).
 ///
-/// While it runs, forks are left for the slots that hold them to reconcile. Afterwards the root's
-/// own slot is reconciled: the same extent (in-place) or a fork of it (a snapshot was alive) keeps
-/// its observers; a different value (`value = Value()`) notifies every observer of the old root.
+/// The root is made its location's own first (forked if a snapshot shares it, and bound), so the
+/// writes the body makes through it notify as they happen. Afterwards the root's slot is
+/// reconciled: the same value (or a copy of it written back) keeps its location's readers; a
+/// different value (`value = Value()`) notifies every reader of the holder.
+@inlinable
 func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   _ value: inout Value,
-  _ slot: RootSlot,
+  _ root: HolderRoot,
   _ context: ThreadContext,
   _ body: (inout Value) throws(E) -> R
 ) throws(E) -> R {
-  // Tracking closures on this thread that read before mutating: their reads so far are theirs
-  // before the mutation changes them (`registerPendingReads`); the body's reads (a reducer's, a
-  // `mutate` body's, on the value it receives) are not theirs at all.
-  let scope = context.scope
-  if !context.openScopes.isEmpty { context.registerPendingReads() }
-  let hidden = context.bridgeHidden
-  context.scope = nil
-  context.bridgeHidden = true
-  defer {
-    context.scope = scope
-    context.bridgeHidden = hidden
-  }
-  let before = value.observationIdentity
+  let saved = context.enterHolderMutation(root.probe)
+  let (before, original) = Slot.bindRoot(&value, to: root.location)
   // An identity that does not describe its value (a plain enum payload) is compared by value,
   // with a copy of the old one. A closure, not a `Value?`: in this generic code a local of that
-  // type costs a metadata lookup on every mutation (≈ a tenth of a send), opaque or not.
+  // type costs a metadata lookup on every mutation, opaque or not.
   let isUnchanged = before.isOpaque ? unchanged(from: value) : nil
-  context.holderDepth += 1
-  // No strong reference to the root's extent may live across `body`: it would make the root look
-  // shared, and every mutation would fork it.
-  // Observed, or maybe about to be: a tracking scope open on any thread may have read the root
-  // and register after this mutation, and must then find the root replaced (the handle marks it).
-  let observed =
-    before.extent.map { $0.flags.load(ordering: .relaxed) & Extent.hasRegistrations != 0 } ?? false
-    || before.extent != nil && openTrackingScopes.load(ordering: .relaxed) != 0
-  guard observed else {
-    // Nobody observes the root itself, nor reads anywhere: only its slot needs reconciling (a
-    // fork to adopt).
-    defer {
-      context.holderDepth -= 1
-      reconcileRoot(&value, slot, before: before, isUnchanged: isUnchanged, handle: nil, context)
-    }
-    return try body(&value)
-  }
-  // Lets a replaced root's observers be told, whether the old root is alive or not.
-  let handle = before.extent!.makeRootHandle()
   defer {
-    context.holderDepth -= 1
-    reconcileRoot(&value, slot, before: before, isUnchanged: isUnchanged, handle: handle, context)
+    context.exitHolderMutation(saved)
+    if Slot.identity(of: &value) != before {
+      let slot = Slot(root: root.location, before: before, original: original?.takeUnretainedValue())
+      reconcileRoot(&value, slot, isUnchanged: isUnchanged)
+    }
+    original?.release()
+    root._checkInvariants(&value, context)  // Invariants.swift; nothing without the flag
   }
   return try body(&value)
 }
 
 /// Whether a value equals `old` (nil: it cannot tell, `Value` is not `Equatable`).
-private func unchanged<Value>(from old: Value) -> ((Value) -> Bool)? {
+@usableFromInline
+func unchanged<Value>(from old: Value) -> ((Value) -> Bool)? {
   guard Value.self is any Equatable.Type else { return nil }
   return { FieldKind<Value>.isEqual(old, $0) == true }
 }
 
-private func reconcileRoot<Value: ObservationIdentifiable>(
-  _ value: inout Value, _ slot: RootSlot, before: ObservationIdentity, isUnchanged: ((Value) -> Bool)?,
-  handle: RootHandle?, _ context: ThreadContext
+@usableFromInline @inline(never)
+func reconcileRoot<Value: ObservationIdentifiable>(
+  _ value: inout Value, _ slot: Slot, isUnchanged: ((Value) -> Bool)?
 ) {
   let after = value.observationIdentity
-  if after == before { return }
   if let isUnchanged, isUnchanged(value) { return }
-  context.holderDepth += 1
-  defer { context.holderDepth -= 1 }
-  if let extent = after.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
-    extent.adopt(ancestor: after.tag == before.tag ? before.serial : 0, owner: nil)
-  {
-    return
-  }
+  let root = value
+  if slot.reconcile(after, owner: nil, at: .field(.identity), below: { Value._below(of: root, at: $0) }) { return }
   // Replaced: the new value may come from another location (`root.currentValue = other.currentValue`).
+  // Every reader of the holder was told (the old value cannot be compared with the new one
+  // without keeping it alive, which would make every mutation copy).
   value._detach()
-  slot.didReplace()
-  // Everything read from the old root is gone. Its observers are notified (all of them: the old
-  // fields cannot be compared with the new ones without keeping the old value alive, which would
-  // make every mutation copy).
-  handle?.rootReplaced()
 }
 
 extension ObservedRoot where Value: ObservableState {
@@ -267,32 +209,29 @@ extension ObservedRoot where Value: ObservableState {
     @inline(__always) get {
       lock.lock()
       defer { lock.unlock() }
-      if _slowPath(trackingMayRecord(slot.probe)) { return trackedField(keyPath) }
+      if _slowPath(probe.check()) {
+        // The key and the value are found here, where the key path is a literal.
+        let key = FieldKey.field(keyPath)
+        if key == .any { return trackedComputedField(keyPath) }
+        let value = storage._$fields._value[keyPath: keyPath]
+        recordFieldRead(keyPath, key, value)
+        return value
+      }
       return storage._$fields._value[keyPath: keyPath]
     }
   }
 
-  /// A tracked read, under the lock, as a store's (see `Store.trackedField`).
-  @inlinable @inline(__always)
-  func trackedField<T>(_ keyPath: KeyPath<Value.Fields, T>) -> T {
-    let key = FieldKey.field(keyPath)
-    if key == .any { return trackedComputedField(keyPath) }
-    let value = storage._$fields._value[keyPath: keyPath]
-    recordRead(keyPath, key, value)
-    return value
-  }
-
-  /// Records a tracked read, under the lock. Specialized where it is called, never inlined (see
-  /// above).
-  @inlinable @inline(never)
-  func recordRead<T>(_ keyPath: KeyPath<Value.Fields, T>, _ key: FieldKey, _ value: T) {
-    recordHolderRead(storage._$fields._extent, keyPath, key, value, probe: slot.probe)
-  }
-
-  /// A tracked read of a computed property of `Fields`, under the lock, inside the holder's
-  /// anchoring.
+  /// A tracked read of a computed property of `Fields`, which reads other fields: through the
+  /// value, handed out. Under the lock.
   @inlinable @inline(never)
   func trackedComputedField<T>(_ keyPath: KeyPath<Value.Fields, T>) -> T {
-    trackedAnchored(storage, slot) { $0._$fields.read(keyPath) }
+    holderRead(storage, root) { $0._$fields.read(keyPath) }
+  }
+
+  /// Records a tracked read of a stored field, under the lock. Specialized where it is called,
+  /// never inlined (the read stays small).
+  @inlinable @inline(never)
+  func recordFieldRead<T>(_ keyPath: KeyPath<Value.Fields, T>, _ key: FieldKey, _ value: T) {
+    root.recordFieldRead(storage._$fields._extent, keyPath, key, value)
   }
 }

@@ -1,198 +1,147 @@
-/// A one-shot subscription made by ``withTracking(_:onChange:)``: registered on every extent the
-/// tracked closure read, fired at most once, then removed from all of them.
+/// A one-shot subscription made by ``withTracking(_:onChange:)``: registered on every place the
+/// tracked closure read, fired at most once, then withdrawn from all of them.
 @usableFromInline
 final class Observer: @unchecked Sendable {
   let onChange: @Sendable (ObservationChange) -> Void
-  /// The extents this observer is registered on, each with how many registrations it has there.
-  /// Guarded by ``registry``. Unretained: an extent removes itself from here when it dies, so an
-  /// observer never keeps an extent alive (that would make every observed value look shared).
-  var extents: [(extent: Unmanaged<Extent>, registrations: Int)] = []
+  /// Where this observer is registered, each with how many registrations it has there. Guarded
+  /// by ``registry``. Weak: a place holds its observers, and an observer that never fires must not
+  /// keep the place (a holder's location, with whatever else is subscribed to it) alive after
+  /// its holder.
+  @exclusivity(unchecked) private(set) var places: [(subscribers: Weak<Subscribers>, registrations: Int)] = []
   /// Guarded by ``registry``.
-  var isActive = true
-  /// While its tracking closure still runs (its reads before a mutation were registered early, see
-  /// `registerPendingReads`): a change then is held, and heard once the closure ends, on its
-  /// thread — never in the middle of it, nor on another thread while it runs. Guarded by
-  /// ``registry``.
-  var isTracking = false
-  var heldKeyPaths: [AnyKeyPath]?
-  /// Set for a bridge to Apple's Observation (ObservationBridge.swift, FieldBridges.swift), which
-  /// then differs twice:
-  /// - Told it fired, and whether it stays registered (`kept`), before any observer of its batch
-  ///   runs (`onChange` may run user code, which may read the bridged field again: it must find
-  ///   the bridge closed, or it would record a key path whose notification is still to come, and
-  ///   hear of a change it has already seen).
-  /// - Kept, not deactivated, when it fires while Observation tracks on this thread: the closure
-  ///   running there may have recorded it, and subscribes only when it ends (the change is missed
-  ///   then, as for Observation's own properties, but the next one must not be). On the thread
-  ///   that armed it, when another thread fires it: while that thread's bridge window is open
-  ///   (`ObservationBridge.armedBy`). And whenever `keeps` says so; never once a newer bridge
-  ///   stands for the same field (`ObservationBridge.isSuperseded`).
-  let closed: (@Sendable (_ kept: Bool) -> Void)?
-  /// The window bridge this observer is the observer of, if it is one (ObservationBridge.swift).
-  let windowBridge: ObservationBridge?
-  /// Whether a bridge stays registered for its own reasons (a store field read since it last
-  /// fired, FieldBridges.swift). Called on the firing thread, outside the registry lock.
-  let keeps: (@Sendable () -> Bool)?
+  @exclusivity(unchecked) private(set) var state = State.active
+  #if VALUESTORE_INTERNAL_CHECKS
+  /// Whether `onChange` was called (I6, Invariants.swift). Guarded by ``registry``.
+  var _fired = false
 
-  init(
-    onChange: @escaping @Sendable (ObservationChange) -> Void, closed: (@Sendable (_ kept: Bool) -> Void)? = nil,
-    windowBridge: ObservationBridge? = nil, keeps: (@Sendable () -> Bool)? = nil
-  ) {
+  deinit { _checkReleasedOutsideRegistry("an observer (owning a user closure)") }
+  #endif
+
+  enum State {
+    /// Registered early, while its tracking closure still runs (it mutated a holder, see
+    /// `registerPendingReads`): what it hears is held, and heard once the closure ends on its
+    /// thread — never in the middle of it, nor on another thread while it runs.
+    case tracking(held: [AnyKeyPath]?)
+    /// Waiting for a change.
+    case active
+    /// Fired or cancelled: never again.
+    case inactive
+  }
+
+  init(onChange: @escaping @Sendable (ObservationChange) -> Void, tracking: Bool = false) {
     self.onChange = onChange
-    self.closed = closed
-    self.windowBridge = windowBridge
-    self.keeps = keeps
+    if tracking { state = .tracking(held: nil) }
   }
 
-  /// Whether this bridge, firing now on `context`'s thread, stays registered (see `closed`).
-  /// `tracksHere` caches the probe for a batch. A window bridge counts the decision as under way
-  /// (`ObservationBridge.deciding`) until `decided()`, which every call on a bridge is followed by.
-  func staysArmed(firingOn context: ThreadContext, _ tracksHere: inout Bool?) -> Bool {
-    guard closed != nil else { return false }
-    windowBridge?.deciding.add(1, ordering: .sequentiallyConsistent)
-    if let keeps, keeps() { return true }
-    if let bridge = windowBridge {
-      if bridge.isSuperseded.load(ordering: .sequentiallyConsistent) { return false }
-      if bridge.armedBy !== context.window { return bridge.armedBy.isOpen.load(ordering: .sequentiallyConsistent) }
-    }
-    if tracksHere == nil { tracksHere = context.observationTracksHere() }
-    return tracksHere!
-  }
-
-  /// The decision `staysArmed` started is carried out (the bridge closed or kept).
-  func decided() {
-    windowBridge?.deciding.subtract(1, ordering: .sequentiallyConsistent)
-  }
-
-  /// Lists `extent` (if new) and counts one more registration on it. Requires the registry lock.
-  func didRegister(on extent: Extent) {
-    let opaque = Unmanaged.passUnretained(extent).toOpaque()
-    if let index = extents.lastIndex(where: { $0.extent.toOpaque() == opaque }) {
-      extents[index].registrations += 1
-    } else {
-      extents.append((.passUnretained(extent), 1))
-    }
-  }
-
-  /// Deactivates this observer, so it never fires again, and withdraws its registrations. Tables
-  /// are not scanned: each extent counts its inactive registrations and drops them all once they
-  /// are half of its table, so a table holds at most twice its live registrations and returns to
-  /// empty when the last live one goes (S19) — at O(1) amortized per observer and extent (a scan
-  /// per deactivation made a row send cost O(observers of the root)). Requires the registry lock.
-  func deactivate(_ garbage: inout [AnyObject]) {
-    isActive = false
-    for (extent, count) in extents {
-      // No temporary reference if the compiler can help it; if one is made and turns out to be
-      // the last, `Extent.deinit` copes (see `registry`).
-      extent._withUnsafeGuaranteedRef { $0.withdraw(count, &garbage) }
-    }
-    extents.removeAll()
-    garbage.append(self)
-  }
-
-  /// Holds a change that arrives while its closure runs (see `isTracking`); false if it does not
-  /// run. Requires the registry lock.
-  func hold(_ keyPath: AnyKeyPath?) -> Bool {
-    guard isTracking else { return false }
-    var held = heldKeyPaths ?? []
-    if let keyPath, !held.contains(keyPath) { held.append(keyPath) }
-    heldKeyPaths = held
+  /// Whether it may still fire. Requires the registry lock.
+  var isActive: Bool {
+    if case .inactive = state { return false }
     return true
   }
 
-  /// Moves its registrations on `old` to `new`, which has none of them (a table taken whole).
-  /// Requires the registry lock.
-  func moveRegistrations(from old: Extent, to new: Extent) {
-    let opaque = Unmanaged.passUnretained(old).toOpaque()
-    if let index = extents.lastIndex(where: { $0.extent.toOpaque() == opaque }) {
-      extents[index].extent = .passUnretained(new)
+  /// Lists `subscribers` (if new) and counts one more registration there. Requires the registry
+  /// lock.
+  func didRegister(on subscribers: Subscribers) {
+    if let last = places.indices.last, places[last].subscribers.object === subscribers {
+      places[last].registrations += 1
+    } else if let index = places.lastIndex(where: { $0.subscribers.object === subscribers }) {
+      places[index].registrations += 1
+    } else {
+      places.append((Weak(subscribers), 1))
     }
   }
 
-  /// Drops an extent from `extents` (it dies, or its location moved on). Requires the registry
-  /// lock. A window bridge left with none tells the thread that caches it (`deadBridges`).
-  func forget(_ extent: Extent) {
-    let dying = Unmanaged.passUnretained(extent).toOpaque()
-    extents.removeAll { $0.extent.toOpaque() == dying }
-    if extents.isEmpty, let windowBridge {
-      windowBridge.armedBy.deadKeys.append(windowBridge.key)
-      windowBridge.armedBy.deadBridges.add(1, ordering: .relaxed)
+  /// Deactivates this observer, so it never fires again, and withdraws its registrations (each
+  /// place drops its inactive ones in batches, see `Subscribers.withdraw`). Requires the registry
+  /// lock.
+  func deactivate(_ garbage: inout [AnyObject]) {
+    state = .inactive
+    for (place, count) in places {
+      guard let subscribers = place.object else { continue }
+      subscribers.withdraw(count, &garbage)
+      garbage.append(subscribers)
     }
+    places.removeAll()
+    garbage.append(self)
+  }
+
+  /// How many registrations it has at each place (for tests). Requires the registry lock.
+  var registrationCounts: [Int] { places.map(\.registrations) }
+
+  /// Holds a change that arrives while its closure runs; false if it does not run. Requires the
+  /// registry lock.
+  func hold(_ keyPaths: [AnyKeyPath]) -> Bool {
+    guard case .tracking(var held) = state else { return false }
+    held = held ?? []
+    for keyPath in keyPaths where !held!.contains(keyPath) { held!.append(keyPath) }
+    state = .tracking(held: held)
+    return true
+  }
+
+  /// Its closure ended: it is an ordinary observer from now on. Returns what it held (nil if it
+  /// heard nothing, or was deactivated). Requires the registry lock.
+  func stopTracking() -> [AnyKeyPath]? {
+    guard case let .tracking(held) = state else { return nil }
+    state = .active
+    return held
   }
 }
 
-/// An observer to notify, with the tracked key path that changed.
+/// An observer to notify, with the tracked key path that changed — or Apple's scopes that read
+/// keys of a location.
 struct Delivery {
-  let observer: Observer
+  let observer: Observer!
   let keyPath: AnyKeyPath?
+  let apple: (place: AppleSubscriptions, keyPaths: [KeyPath<AppleSubscriptions, Int>])?
+
+  init(observer: Observer, keyPath: AnyKeyPath?) {
+    self.observer = observer
+    self.keyPath = keyPath
+    apple = nil
+  }
+
+  init(apple place: AppleSubscriptions, keyPaths: [KeyPath<AppleSubscriptions, Int>]) {
+    observer = nil
+    keyPath = nil
+    apple = (place, keyPaths)
+  }
 }
 
 /// Notifies now, or at the end of the open transaction.
 ///
-/// Observers run from a loop on this thread, never nested: an observer that changes what others
+/// Observers run from one loop per thread, never nested: an observer that changes what others
 /// observe (or itself, as `observe` does when its body mutates what it read) queues their
 /// notifications, and the loop runs them after it returns — so a chain of rounds runs at a
-/// constant stack depth. Bridges to Apple's Observation are the exception (`fireWhileFiring`).
+/// constant stack depth.
 func deliver(_ deliveries: [Delivery]) {
   guard !deliveries.isEmpty else { return }
   let context = ThreadContext.current
-  guard context.transactionDepth == 0 else {
-    context.pending += deliveries
-    return
-  }
-  guard !context.isFiring else { return context.fireWhileFiring(deliveries) }
-  context.startFiring()
-  defer { context.stopFiring() }
-  fire(deliveries)
-  context.firePending()
+  context.pending += deliveries
+  if context.transactionDepth == 0 { context.drainPending() }
 }
 
 extension ThreadContext {
   /// Fires the pending deliveries, round after round, unless a loop further up this thread's stack
-  /// is already doing so.
+  /// is already doing so. Observers run outside whatever tracking closure made the change that
+  /// notified them: what they read is theirs (an `observe` re-tracking), not that closure's.
   func drainPending() {
-    guard !isFiring else {
-      let queued = pending
-      pending.removeAll(keepingCapacity: true)
-      return fireWhileFiring(queued)
-    }
-    startFiring()
-    defer { stopFiring() }
-    firePending()
-  }
-
-  /// Changes made while this thread's observers run (from an `onChange`): our observers wait for
-  /// the loop's next round; bridges to Apple's Observation fire now, nested, as Observation's own
-  /// `withMutation` runs at the change. Apple notifies the scopes subscribed *when it runs*, and
-  /// only now are those the scopes that read the field before the change: at the next round they
-  /// would include a scope re-armed in this one after the change, and the very closure that made
-  /// it (a closure that reads and then changes a value, re-armed from its `onChange`, re-ran for
-  /// ever; Observation does not tell a closure of its own changes, `Observer.closed`).
-  func fireWhileFiring(_ deliveries: [Delivery]) {
-    var bridges: [Delivery] = []
-    for delivery in deliveries {
-      if delivery.observer.closed != nil { bridges.append(delivery) } else { pending.append(delivery) }
-    }
-    if !bridges.isEmpty { fire(bridges) }
-  }
-
-  /// Observers run outside whatever tracking closure made the change that notified them: what
-  /// they read is theirs (an `observe` re-tracking), not that closure's.
-  fileprivate func startFiring() {
-    isFiring = true
-    scopeWhileFiring = scope
-    scope = nil
-  }
-
-  fileprivate func stopFiring() {
-    isFiring = false
-    scope = scopeWhileFiring
-    scopeWhileFiring = nil
-  }
-
-  /// The loop: each round's observers may queue the next round. Requires `isFiring`.
-  fileprivate func firePending() {
     guard !pending.isEmpty else { return }
+    guard !isFiring else {
+      // Apple's scopes hear a change made by an observer now, at the change, as Observation's own
+      // properties tell them: at the loop's next round they would include a scope re-armed in
+      // this one after the change, and a closure that changes what it read would re-run forever.
+      let apple = pending.filter { $0.apple != nil }
+      guard !apple.isEmpty else { return }
+      pending.removeAll { $0.apple != nil }
+      return fire(apple)
+    }
+    isFiring = true
+    let scopeOutside = scope
+    scope = nil
+    defer {
+      isFiring = false
+      scope = scopeOutside
+    }
     var batch: [Delivery] = []
     while !pending.isEmpty {
       swap(&batch, &pending)
@@ -205,29 +154,24 @@ extension ThreadContext {
 }
 
 /// Fires each distinct observer once, with all of its changed key paths: every one is deactivated
-/// under one acquisition of the lock (so the cost of a notification does not depend on how
-/// contended the lock is per observer), bridges are told they closed, then each `onChange` runs
-/// outside it.
-func fire(_ deliveries: [Delivery]) {
-  if deliveries.count == 1, let delivery = deliveries.first {
-    // The common case, without the bookkeeping below.
-    let observer = delivery.observer
-    var tracksHere: Bool?
-    let keep = observer.closed != nil && observer.staysArmed(firingOn: ThreadContext.current, &tracksHere)
-    let fresh = withRegistry { garbage -> Bool in
-      guard observer.isActive, !observer.hold(delivery.keyPath) else { return false }
-      if !keep { observer.deactivate(&garbage) }
-      return true
-    }
-    if fresh { observer.closed?(keep) }
-    if observer.closed != nil { observer.decided() }
-    guard fresh else { return }
-    observer.onChange(ObservationChange(keyPaths: delivery.keyPath.map { [$0] } ?? []))
-    return
+/// under one acquisition of the lock, then each `onChange` runs outside it.
+private func fire(_ all: [Delivery]) {
+  var deliveries = all
+  // Apple's scopes after ours: a change one of ours makes reaches them at once (`drainPending`),
+  // before they re-render and read it.
+  var apple: [Delivery] = []
+  if deliveries.contains(where: { $0.apple != nil }) {
+    apple = deliveries.filter { $0.apple != nil }
+    deliveries.removeAll { $0.apple != nil }
   }
+  defer { for delivery in apple { if let (place, keyPaths) = delivery.apple { AppleObservation.fire(place, keyPaths) } } }
+  guard !deliveries.isEmpty else { return }
   var order: [Observer] = []
   var keyPaths: [[AnyKeyPath]] = []
-  do {
+  if deliveries.count == 1 {
+    order = [deliveries[0].observer]
+    keyPaths = [deliveries[0].keyPath.map { [$0] } ?? []]
+  } else {
     var index: [ObjectIdentifier: Int] = [:]
     for delivery in deliveries {
       let id = ObjectIdentifier(delivery.observer)
@@ -242,24 +186,24 @@ func fire(_ deliveries: [Delivery]) {
       }
     }
   }
-  var tracksHere: Bool?
-  let context = order.contains { $0.closed != nil } ? ThreadContext.current : nil
-  let keeps = order.map { observer in context.map { observer.staysArmed(firingOn: $0, &tracksHere) } ?? false }
   let fresh = withRegistry { garbage in
-    order.enumerated().map { offset, observer -> Bool in
-      guard observer.isActive else { return false }
-      if observer.isTracking {
-        _ = observer.hold(nil)  // held even when no key path names the change (an identity)
-        for keyPath in keyPaths[offset] { _ = observer.hold(keyPath) }
-        return false
-      }
-      if !keeps[offset] { observer.deactivate(&garbage) }
+    order.indices.map { position -> Bool in
+      let observer = order[position]
+      guard observer.isActive, !observer.hold(keyPaths[position]) else { return false }
+      #if VALUESTORE_INTERNAL_CHECKS
+      observer._willFire()
+      #endif
+      observer.deactivate(&garbage)
       return true
     }
   }
-  for (offset, observer) in order.enumerated() where fresh[offset] { observer.closed?(keeps[offset]) }
-  if context != nil { for observer in order where observer.closed != nil { observer.decided() } }
-  for (offset, observer) in order.enumerated() where fresh[offset] {
-    observer.onChange(ObservationChange(keyPaths: keyPaths[offset]))
+  for position in order.indices where fresh[position] {
+    #if VALUESTORE_INTERNAL_CHECKS
+    _checkBeforeOnChange(order[position])
+    #endif
+    order[position].onChange(ObservationChange(keyPaths: keyPaths[position]))
   }
+  #if VALUESTORE_INTERNAL_CHECKS
+  withRegistry { _ in for position in order.indices where fresh[position] { order[position]._checkInvariantsLocked() } }
+  #endif
 }

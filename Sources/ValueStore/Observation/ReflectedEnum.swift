@@ -32,12 +32,8 @@ struct ReflectedEnum<Enum>: ObservationIdentifiable {
     Self.observation.payloadKinds[Int(tag)]?._makePayloadIdentityUnique(in: &value, tag: tag)
   }
 
-  func _adoptForks(owner: ObservationIdentity) {
-    Self.observation.payloadKinds[Int(EnumTag.tag(of: value))]?._adoptPayloadForks(in: value, owner: owner)
-  }
-
-  func _anchor() {
-    Self.observation.payloadKinds[Int(EnumTag.tag(of: value))]?._anchorPayload(in: value)
+  func _adoptForks(in place: _ObservationPlace) {
+    Self.observation.payloadKinds[Int(EnumTag.tag(of: value))]?._adoptPayloadForks(in: value, place)
   }
 
   mutating func _detach() {
@@ -90,12 +86,8 @@ extension ObservationIdentifiable {
     EnumPayload.project(root, indirect: false, as: Self.self).observationIdentity
   }
 
-  static func _adoptPayloadForks<Root>(in root: Root, owner: ObservationIdentity) {
-    EnumPayload.project(root, indirect: false, as: Self.self)._adoptForks(owner: owner)
-  }
-
-  static func _anchorPayload<Root>(in root: Root) {
-    EnumPayload.project(root, indirect: false, as: Self.self)._anchor()
+  static func _adoptPayloadForks<Root>(in root: Root, _ place: _ObservationPlace) {
+    EnumPayload.project(root, indirect: false, as: Self.self)._adoptForks(in: place)
   }
 
   static func _makePayloadIdentityUnique<Root>(in root: inout Root, tag: UInt32) {

@@ -1,4 +1,4 @@
-/// An extent's registrations, in the order they were made, indexed by key once there are many.
+/// A place's registrations (a location's or a bare value's, see ``Subscribers``), in the order they were made, indexed by key once there are many.
 ///
 /// A change must find the readers of the field it changed without looking at the others: a list
 /// state whose 10,000 row stores each read its `rows` field has 10,000 registrations on that
@@ -7,18 +7,16 @@
 /// `indexThreshold` registrations on, positions are indexed by key, kept up to date on append and
 /// rebuilt on the next lookup after a removal (removals are rare and batched: deactivated
 /// observers are dropped once they are half the table). Requires the registry lock, as every
-/// access to an extent's registrations does.
+/// access to registrations does.
 struct RegistrationTable: Sequence {
   private(set) var all: [Registration] = []
-  /// How many of `all` were not made through a holder.
-  private(set) var unanchoredCount = 0
   /// Positions in `all` by key, and the (observer, key) pairs present; meaningful only while
   /// `isIndexed`.
-  private var positions: [FieldKey: [Int]] = [:]
-  private var pairs: Set<Pair> = []
-  private var isIndexed = false
+  private(set) var positions: [FieldKey: [Int]] = [:]
+  private(set) var pairs: Set<Pair> = []
+  private(set) var isIndexed = false
 
-  private struct Pair: Hashable {
+  struct Pair: Hashable {
     let observer: ObjectIdentifier
     let key: FieldKey
   }
@@ -31,7 +29,6 @@ struct RegistrationTable: Sequence {
 
   mutating func append(_ registration: Registration) {
     all.append(registration)
-    if !registration.anchored { unanchoredCount += 1 }
     if isIndexed {
       positions[registration.key, default: []].append(all.count - 1)
       pairs.insert(Pair(observer: ObjectIdentifier(registration.observer), key: registration.key))
@@ -44,13 +41,11 @@ struct RegistrationTable: Sequence {
 
   mutating func removeAll() {
     all.removeAll()
-    unanchoredCount = 0
     dropIndex()
   }
 
   mutating func removeAll(where shouldBeRemoved: (Registration) -> Bool) {
     all.removeAll(where: shouldBeRemoved)
-    unanchoredCount = all.count { !$0.anchored }
     dropIndex()
   }
 
@@ -88,11 +83,6 @@ struct RegistrationTable: Sequence {
       result.append(Delivery(observer: registration.observer, keyPath: registration.keyPath ?? changes[change].keyPath))
     }
     return result
-  }
-
-  /// `matching([change])` without making the array: a write to an observed field asks this.
-  mutating func matching(_ change: Change) -> [Delivery] {
-    all.count < Self.indexThreshold ? all.matching(change) : matching([change])
   }
 
   /// Makes the index if the table is large enough to use it; whether it is.

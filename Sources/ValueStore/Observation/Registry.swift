@@ -1,38 +1,26 @@
-/// The one lock that guards every registration table (``Extent`` registrations, fork lineage and
-/// ``Observer`` back-links).
+/// The one lock that guards every subscriber table (``Subscribers``), every location tree's
+/// children, every fork's lineage and every ``Observer``'s list of where it is registered.
 ///
-/// A single lock keeps cancellation (observer → extents) and extent teardown (extent → observers)
-/// free of lock-ordering problems. It is only taken on slow paths: a tracked scope registering, a
-/// write to a value somebody observes, a fork. Unobserved reads and writes never touch it.
+/// One lock keeps cancellation (observer → tables) and notification (table → observers) free of
+/// lock-ordering problems. It is taken only on slow paths: a tracking scope registering, a write
+/// to a value somebody observes, a fork. Unobserved reads and writes never touch it.
 ///
-/// Rules, because a deinitializer or user code run inside the lock would re-enter it:
-/// - Nothing drops a reference to an observer (which owns a user closure and what it captures)
-///   inside the lock: such references go into `garbage`, released after the lock is let go.
-/// - An extent may still die inside the lock — its last reference can be a temporary made from an
-///   unretained back-link while another thread drops the value that held it — so `Extent.deinit`
-///   does its bookkeeping in place when this thread holds the lock, and parks what it releases in
-///   `lateGarbage`.
-/// - Taking the lock again on the thread that holds it stops with a message instead of hanging.
+/// Rules, because a deinitializer or user code run inside it would re-enter it:
+/// - Nothing releases a reference to an observer (which owns a user closure and what it captures)
+///   or an extent inside the lock: such references go into `garbage`, released after the lock.
+/// - No user code and no call into Apple's Observation runs inside it.
+/// - Taking it again on the thread that holds it stops with a message instead of hanging.
 @usableFromInline
 let registry = Lock(reentryMessage: """
   ValueStore's registry lock was taken again by the thread that holds it: a reference released \
   inside it ran code that observes (report this as a bug)
   """)
 
-/// References released inside the lock by dying extents (see `registry`). Guarded by ``registry``.
-nonisolated(unsafe) var lateGarbage: [AnyObject] = []
-
+/// Runs `body` under the registry lock; what it puts in `garbage` is released after the lock.
 @usableFromInline
 func withRegistry<R>(_ body: (inout [AnyObject]) -> R) -> R {
   var garbage: [AnyObject] = []
-  let result = registry.withLock {
-    let result = body(&garbage)
-    if !lateGarbage.isEmpty {
-      garbage += lateGarbage
-      lateGarbage = []
-    }
-    return result
-  }
+  let result = registry.withLock { body(&garbage) }
   withExtendedLifetime(garbage) {}
   return result
 }

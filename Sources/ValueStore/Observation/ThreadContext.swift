@@ -8,85 +8,96 @@ import Darwin
 import Foundation
 import Synchronization
 
-/// The observation state of one thread: the innermost tracking scope, the open transaction and
-/// whether a root holder is mutating. Tracking and transactions are synchronous, so a thread-local
-/// (not a task-local) is the right scope, as in Apple's Observation.
+/// The observation state of one thread: its tracking scopes, its delivery queue, whether a
+/// holder mutates on it, and Apple's Observation window. Tracking and transactions are
+/// synchronous, so a thread-local (not a task-local) is the right scope, as in Apple's
+/// Observation.
 ///
-/// Its fields on hot paths skip dynamic exclusivity checks: only its own thread touches them, and the
-/// check cost more than the tracked read it guards.
+/// Its fields skip dynamic exclusivity checks: only its own thread touches them.
 @usableFromInline
 final class ThreadContext {
+  // MARK: Tracking (Tracking.swift)
+
   /// The innermost `withTracking` scope on this thread.
   @exclusivity(unchecked) var scope: TrackingScope?
-  /// The scope set aside while observers fire (see `startFiring`).
-  var scopeWhileFiring: TrackingScope?
   /// Every open tracking scope on this thread, outermost first, including those `untracked` or a
-  /// firing observer set aside (see `registerPendingReads`).
+  /// firing loop set aside (see `registerPendingReads`).
   @exclusivity(unchecked) var openScopes: [TrackingScope] = []
   /// Finished scopes kept for reuse (one per nesting level ever reached).
-  var spareScopes: [TrackingScope] = []
+  @exclusivity(unchecked) var spareScopes: [TrackingScope] = []
+
+  // MARK: Delivery (Observer.swift, Transaction.swift)
+
   /// Nesting depth of open transactions (`withTransaction`, holder mutations); 0 when none.
-  @exclusivity(unchecked) var transactionDepth = 0
+  @exclusivity(unchecked) @usableFromInline var transactionDepth = 0
   /// Notifications held back until the outermost transaction ends. Reused: one buffer per thread.
   @exclusivity(unchecked) var pending: [Delivery] = []
-  /// True while `drainPending` runs observers on this thread: deliveries made meanwhile wait for
-  /// its next round instead of nesting.
+  /// True while `drainPending` runs observers on this thread.
   @exclusivity(unchecked) var isFiring = false
-  /// Greater than zero while an ``ObservedRoot`` runs a mutation on this thread: forks made then
-  /// are reconciled by the slots that hold them, not announced at once.
+
+  // MARK: Holders (Holder.swift)
+
+  /// Greater than zero while a holder mutates on this thread: a fork made then is a copy's (the
+  /// holder's own values are forked by their slots) and takes no bare readers along.
   @exclusivity(unchecked) var holderDepth = 0
-  /// Greater than zero while an ``ObservedRoot`` read accessor runs: accesses recorded then are
-  /// anchored (they belong to the holder's location, never to a bare copy).
-  @exclusivity(unchecked) @usableFromInline var anchorDepth = 0
-  /// The tracking session open on this thread: a number the outermost of our scopes, or a bridge
-  /// window opened outside them, takes anew (`nextAnchorSession`); 0 when none is open. Values a
-  /// holder's tracked read reaches are marked with it (`Extent.anchoredIn`).
-  @exclusivity(unchecked) var anchorSession: UInt64 = 0
-  /// Set by `TrackingDetector` when Apple's Observation records a key path on this thread.
-  @exclusivity(unchecked) var appleTrackingSeen = false
-  /// Reads on this thread are also bridged to Apple's Observation (see ObservationBridge.swift).
-  @exclusivity(unchecked) @usableFromInline var bridgeWindow = false
-  /// Reads of armed store fields that did not ask Observation whether it still tracks since the
-  /// window opened or last asked (see `asksObservation`).
-  @exclusivity(unchecked) var unaskedReads = 0
-  /// `bridgeWindow`, for other threads: a bridge this thread armed, fired elsewhere while the
-  /// window is open, stays armed (the closure that recorded it may still run; `Observer.closed`).
-  let window = BridgeWindowFlag()
-  /// Reads are hidden from Apple's Observation: inside `untracked` entered while Observation
-  /// tracked here (an Observation scope opened inside it is seen: its reads are bridged), and
-  /// inside a holder's mutation body.
-  @exclusivity(unchecked) var bridgeHidden = false
-  /// How this thread asks Observation whether it tracks when no holder asks (`untracked`, a
-  /// bridge firing here); replaced once Observation is seen not tracking (see
-  /// `observationStoppedTracking`).
-  var threadProbe: TrackingProbe?
-  /// A scope recorded `threadProbe` (it was asked while Observation tracked): it is replaced, not
-  /// kept, once Observation stops tracking here. (Replaced at every stop, it was made anew at
-  /// every round of an `observe`, which asks as it re-tracks: a fifth of the round.)
-  var threadProbeRecorded = false
-  /// Armed bridges by field, so a field read again under Apple's tracking reuses its bridge.
-  var bridges: [BridgeKey: ObservationBridge] = [:]
-  var bridgesPruneAt = 64
-  /// Bridges a prune dropped while an Observation scope may have run here (see `pruneBridges`).
-  var setAside: [ObservationBridge] = []
-  /// Bridges replaced in the cache while still armed (`ObservationBridge.deciding`), until they
-  /// fire or their value dies (`dropDisplacedBridges`).
-  var displaced: [ObservationBridge] = []
-  /// The bridge used last: a field read many times in a row skips the cache lookup.
-  @exclusivity(unchecked) var lastBridge: ObservationBridge?
+
+  /// What a holder's mutation sets aside on this thread, restored when it ends.
+  @usableFromInline
+  struct HolderMutation {
+    let scope: TrackingScope?
+    let hidesReadsFromApple: Bool
+  }
+
+  /// A holder starts mutating on this thread. Tracking closures that read before it: their reads
+  /// so far are theirs before the mutation changes them; the body's reads (a reducer's, a
+  /// `mutate` body's, on the value it receives) are not theirs at all, nor Apple's.
+  /// An Apple window still open is asked first, through the holder's probe: a window left open
+  /// by a closure that has ended would otherwise send every read on every thread down its slow
+  /// path until the next holder read here.
+  @usableFromInline
+  func enterHolderMutation(_ probe: TrackingProbe) -> HolderMutation {
+    if window != nil { probe.check() }
+    if !openScopes.isEmpty { registerPendingReads() }
+    let saved = HolderMutation(scope: scope, hidesReadsFromApple: hidesReadsFromApple)
+    scope = nil
+    hidesReadsFromApple = true
+    holderDepth += 1
+    return saved
+  }
+
+  @usableFromInline
+  func exitHolderMutation(_ saved: HolderMutation) {
+    holderDepth -= 1
+    scope = saved.scope
+    hidesReadsFromApple = saved.hidesReadsFromApple
+  }
+
+  // MARK: Apple's Observation (AppleObservation/)
+
+  /// Set while Apple's Observation may be tracking on this thread (see `AppleWindow`).
+  @exclusivity(unchecked) var window: AppleWindow?
+  /// Reads are hidden from Apple's Observation: inside `untracked`, and inside a holder's
+  /// mutation.
+  @exclusivity(unchecked) var hidesReadsFromApple = false
+  /// How this thread asks Apple's Observation whether it tracks before any holder was read in an
+  /// Observation closure (see `askApple`).
+  @exclusivity(unchecked) var threadProbe: TrackingProbe?
+  /// This thread's reads recorded for Apple's Observation (see `AppleSubscriptions`).
+  let appleRecorder = AppleRecorder()
+
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
-  var observableFields: [ObjectIdentifier: ObservableFields] = [:]
+  @exclusivity(unchecked) var observableFields: [ObjectIdentifier: ObservableFields] = [:]
   /// Whether this is the main thread, asked once: on Linux `Thread.isMainThread` makes two system
-  /// calls (`gettid`, `getpid`), and a store observer's every round asks.
+  /// calls, and a store observer's every round asks.
   lazy var isMainThread = Thread.isMainThread
 
-  /// The thread exits: its cached bridges let go of their observers (a cycle each), so that those
-  /// whose value is gone go, with the Observation scopes subscribed to them.
+  /// The thread exits. A window still open closes: Apple's closure was the last to read a holder
+  /// here, and no holder read since found it over (a render thread that stops after a render).
+  /// Left open, it would count as an open tracking scope for good — every read and write of
+  /// every holder in the process on its slow path from then on — and other threads' changes
+  /// would never move the keys it recorded.
   deinit {
-    let cached = Array(bridges.values) + displaced
-    withRegistry { garbage in
-      for bridge in cached { bridge.letGoOfObserver(&garbage) }
-    }
+    closeAppleWindow()
   }
 
   @usableFromInline
@@ -99,23 +110,12 @@ final class ThreadContext {
     return context
   }
 
-  /// Whether a read made now is recorded here: a tracking scope is open on this thread (one
-  /// opened inside `untracked`, which clears the scope, included), or a bridge window where reads
-  /// are not hidden from Observation.
-  @usableFromInline var isRecording: Bool { scope != nil || (bridgeWindow && !bridgeHidden) }
-
   /// Runs `body` on this thread's context without retaining it (the thread keeps it alive), for
-  /// short calls made many times per change (Observation hashes our detector on each access).
+  /// short calls made many times per change.
+  @usableFromInline
   static func withCurrent<R>(_ body: (ThreadContext) -> R) -> R {
     guard let raw = pthread_getspecific(threadContextKey) else { return body(current) }
     return Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
-  }
-
-  /// Runs `body` on this thread's context if it has one (none made for it: a thread that never
-  /// tracked has nothing to tidy, and one exiting has let go of its context).
-  static func ifAny(_ body: (ThreadContext) -> Void) {
-    guard let raw = pthread_getspecific(threadContextKey) else { return }
-    Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
   }
 }
 
@@ -135,25 +135,7 @@ private let threadContextKey: pthread_key_t = {
 }()
 #endif
 
-/// The last tracking session number given (`ThreadContext.anchorSession`).
-private let anchorSessions = Atomic<UInt64>(0)
-
-/// A tracking session number no session had.
-func nextAnchorSession() -> UInt64 {
-  anchorSessions.wrappingAdd(1, ordering: .relaxed).newValue
-}
-
-/// Number of `withTracking` scopes open on all threads. Reads test it before touching the
-/// thread-local, so an untracked read costs one relaxed load.
+/// Number of tracking scopes (and Apple windows) open on all threads. Reads test it before
+/// touching the thread-local, so an untracked read costs one relaxed load.
 @usableFromInline
 let openTrackingScopes = Atomic<Int>(0)
-
-/// Whether a read made now through the holder whose probe is `probe` may have to be recorded: a
-/// scope is open somewhere, or Apple's Observation tracks on this thread (asking it opens a
-/// bridge window, see ObservationBridge.swift).
-@inlinable
-func trackingMayRecord(_ probe: TrackingProbe) -> Bool {
-  if openTrackingScopes.load(ordering: .relaxed) != 0 { return true }
-  probe.check()
-  return openTrackingScopes.load(ordering: .relaxed) != 0
-}

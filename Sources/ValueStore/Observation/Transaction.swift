@@ -16,11 +16,19 @@ public func withTransaction<R, E: Error>(_ body: () throws(E) -> R) throws(E) ->
 }
 
 /// `withTransaction` on a context the caller already looked up.
+@inlinable
 func withTransaction<R, E: Error>(_ context: ThreadContext, _ body: () throws(E) -> R) throws(E) -> R {
   context.transactionDepth += 1
-  defer {
-    context.transactionDepth -= 1
-    if context.transactionDepth == 0 && !context.pending.isEmpty { context.drainPending() }
-  }
+  defer { context.endTransaction() }
   return try body()
+}
+
+extension ThreadContext {
+  /// Ends a transaction: the outermost one delivers what it collected.
+  @usableFromInline
+  func endTransaction() {
+    transactionDepth -= 1
+    if transactionDepth == 0 && !pending.isEmpty { drainPending() }
+    if transactionDepth == 0 { _checkInvariants() }  // Invariants.swift; nothing without the flag
+  }
 }

@@ -34,9 +34,7 @@ extension CasePathable {
 
   public mutating func _makeIdentityUnique() { Self.reflected?._makeIdentityUnique(&self) }
 
-  public func _adoptForks(owner: ObservationIdentity) { Self.reflected?._adoptForks(of: self, owner: owner) }
-
-  public func _anchor() { Self.reflected?._anchor(self) }
+  public func _adoptForks(in place: _ObservationPlace) { Self.reflected?._adoptForks(of: self, in: place) }
 
   public mutating func _detach() { Self.reflected?._detach(&self) }
 

@@ -98,7 +98,7 @@ extension RootCore: RootStateUpdating {
   func updateState(_ body: (inout State) -> Void) {
     let context = ThreadContext.current
     withTransaction(context) {
-      mutateHeld(&self.state, slot, context) { body(&$0) }
+      mutateHeld(&self.state, root, context) { body(&$0) }
     }
   }
 }

@@ -30,11 +30,11 @@ public final class Store<State, Action: Sendable>: Observable {
   @usableFromInline let root: StateBox<State>?
   /// The root's state, read without touching the box (see `StateBox`).
   @usableFromInline let rootStorage: UnsafeMutablePointer<RootState<State>>?
-  /// A root store's fields as Apple's Observation sees them (FieldBridges.swift); made at the
-  /// first read it tracks. Main actor only, like the store (no dynamic exclusivity check).
-  @exclusivity(unchecked) @usableFromInline var fieldBridges: FieldBridges?
-  /// A root store's probe (its root slot's), at hand: how a read of a field not bridged yet asks
-  /// Observation whether it tracks. (A scoped store's reads ask through their root.)
+  /// A root store's holder root (its location and probe), at hand. (A scoped store's reads go
+  /// through its root's.)
+  @usableFromInline let holderRoot: HolderRoot?
+  /// Its probe, at hand: every untracked read asks it (one load and retain fewer than through the
+  /// holder root).
   @usableFromInline let probe: TrackingProbe
   var children: [AnyHashable: AnyObject] = [:]
 
@@ -42,12 +42,9 @@ public final class Store<State, Action: Sendable>: Observable {
     self.core = core
     self.root = root
     rootStorage = root?.storage
-    probe = root?.slot.probe ?? TrackingProbe.unused
+    holderRoot = root?.root
+    probe = root?.root.probe ?? TrackingProbe.unused
   }
-
-  /// Its field bridges and their observers hold each other (FieldBridges.swift). Nothing else uses
-  /// the store while it goes, so the main actor is not needed.
-  nonisolated deinit { fieldBridges?.disarm() }
 
   /// A store running `reducer` on `initialState`, with the dependencies in force here changed by
   /// `prepareDependencies`. The initial state is made with those dependencies (a `uuid()` in an
@@ -192,43 +189,33 @@ extension Store where State: ObservableState {
   /// A root store's read is inlined at the call site, where the key path is a literal and its
   /// projection folds to a field load; recording a tracked read is a call. (Applied at run time,
   /// the key path alone costs more than the whole untracked read.) Untracked, Apple's Observation
-  /// is asked through the field's own key path once it has one (FieldBridges.swift).
+  /// is asked through the holder's probe (AppleObservation/).
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<State.Fields, T>) -> T {
     @inline(__always) get {
       guard let rootStorage else { return scopedField(keyPath) }
       if _slowPath(rootStorage.pointee.isReducing) { RootState<State>.readInsideReducer() }
-      if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: false) }
-      // The extent is loaded only for a store that has bridges (inside the optional chain).
-      let leaf = FieldKind<T>.isTrivialEquatable
-      if let bridges = fieldBridges {
-        _ = bridges.access(
-          FieldKey.field(keyPath), leafOn: leaf ? Unmanaged.passUnretained(rootStorage.pointee.state._$fields._extent) : nil)
-      } else {
-        probe.check()
-      }
-      if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedField(keyPath, accessed: true) }
+      if _slowPath(probe.check()) { return trackedField(keyPath) }
       return rootStorage.pointee.state._$fields._value[keyPath: keyPath]
     }
   }
 
   /// A tracked read of a root store's field: a stored field is loaded here and recorded by a call;
-  /// a computed property of `Fields` (key `.any`), which reads other values, runs inside the
-  /// holder's anchoring, after Observation was asked whether it tracks. `accessed`: Observation
-  /// was asked on this read already.
+  /// a computed property of `Fields` (key `.any`), which reads other values, runs on the state
+  /// read through the root.
   @inlinable @inline(__always)
-  func trackedField<T>(_ keyPath: KeyPath<State.Fields, T>, accessed: Bool) -> T {
+  func trackedField<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
     let key = FieldKey.field(keyPath)
     if key == .any { return trackedComputedField(keyPath) }
     let value = rootStorage!.pointee.state._$fields._value[keyPath: keyPath]
-    recordRead(keyPath, key, value, accessed: accessed)
+    recordRead(keyPath, key, value)
     return value
   }
 
   @inlinable @inline(never)
   func trackedComputedField<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
     let root = root!
-    return trackedAnchored(root.state, root.slot) { $0._$fields.read(keyPath) }
+    return holderRead(root.state, root.root) { $0._$fields.read(keyPath) }
   }
 
   /// A scoped store's read: the state is fetched through the parents (a call) and the field
@@ -237,30 +224,23 @@ extension Store where State: ObservableState {
   /// the holder anchors what it reads.
   @inlinable @inline(__always)
   func scopedField<T>(_ keyPath: KeyPath<State.Fields, T>) -> T {
-    var isTracked = false
     var computed: T?
     let state = scopedRead { state in
-      if openTrackingScopes.load(ordering: .relaxed) != 0 {
-        isTracked = true
-        if FieldKey.field(keyPath) == .any {
-          computed = state._$fields.read(keyPath)
-        } else {
-          anchorForHolderRead(state)  // reads made on the state belong to the store
-        }
+      // Read through the parents: the state is handed out where it is, so reads on it are there.
+      if openTrackingScopes.load(ordering: .relaxed) != 0, FieldKey.field(keyPath) == .any {
+        computed = state._$fields.read(keyPath)
       }
       return state
     }
     if let computed { return computed }
-    let value = state._$fields._value[keyPath: keyPath]
-    if _slowPath(isTracked) { state._$fields.recordRead(keyPath, .field(keyPath), value) }
-    return value
+    return state._$fields.read(keyPath)
   }
 
   /// Records a tracked read of a root store's field. Inlinable, so that it is specialized where
   /// it is called; never inlined, so that the read stays small.
   @inlinable @inline(never)
-  func recordRead<T>(_ keyPath: KeyPath<State.Fields, T>, _ key: FieldKey, _ value: T, accessed: Bool) {
-    guard let rootStorage else { return }
-    recordBridgedHolderRead(rootStorage.pointee.state._$fields._extent, keyPath, key, value, &fieldBridges, accessed: accessed)
+  func recordRead<T>(_ keyPath: KeyPath<State.Fields, T>, _ key: FieldKey, _ value: T) {
+    guard let rootStorage, let holderRoot else { return }
+    holderRoot.recordFieldRead(rootStorage.pointee.state._$fields._extent, keyPath, key, value)
   }
 }

@@ -6,7 +6,7 @@ protocol StoreCore<State, Action>: AnyObject {
   associatedtype State
   associatedtype Action
 
-  /// Runs `body` on the state, read through the root (reads are anchored to it). Once a
+  /// Runs `body` on the state, read through the root (reads are the root's). Once a
   /// scoped-to value is gone (an element removed, an optional set to nil) it reads the last state
   /// seen. Not generic over a result: cores run unspecialized, where each generic result type
   /// costs a metadata lookup per read (see `read(_:)` below).
@@ -53,7 +53,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     get { box.state }
     _modify { yield &box.state }
   }
-  var slot: RootSlot { box.slot }
+  var root: HolderRoot { box.root }
   let reducer: R
   let effects: EffectRunner<Action>
   /// The dependencies each action's reducer runs with, and its effects keep.
@@ -89,7 +89,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
 
   func withState(_ body: (State) -> Void) {
     if box.isReducing { RootState<State>.readInsideReducer() }
-    anchored(state, slot, body)
+    holderRead(state, root, body)
   }
 
   func send(_ action: Action) -> StoreTask? {
@@ -102,7 +102,6 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     defer { isSending = false }
     var direct: EffectGroup?
     let context = ThreadContext.current
-    context.closeBridgeWindow()  // reducer reads are never bridged to Apple's Observation
     withTransaction(context) {
       reduce(action, context) {
         if direct == nil { direct = EffectGroup.started() }
@@ -138,7 +137,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     // Effects start inside too: their tasks inherit the values in force for this action.
     withDependencies(dependencies) {
       box.isReducing = true
-      let effect = mutateHeld(&state, slot, context) { reducer.reduce(into: &$0, action: action) }
+      let effect = mutateHeld(&state, root, context) { reducer.reduce(into: &$0, action: action) }
       box.isReducing = false
       if effect.isNone { return }
       let group = group()
@@ -191,7 +190,7 @@ final class StateBox<State> {
   /// The state within `storage`, found once: `\.state` of a generic type is a key path made at
   /// run time, which cost a metadata lookup on every access.
   nonisolated(unsafe) let statePointer: UnsafeMutablePointer<State>
-  @usableFromInline let slot: RootSlot
+  @usableFromInline let root: HolderRoot
   /// `State` is observable (a store's `State` type itself is not constrained).
   private let trackedRead: (StateBox<State>, (State) -> Void) -> Void
 
@@ -200,8 +199,8 @@ final class StateBox<State> {
     storage.initialize(to: RootState(state: state))
     statePointer = storage.pointer(to: \.state)!
     storage.pointee.state._detach()  // shares no observers with where it came from
-    slot = RootSlot(for: State.self)
-    trackedRead = { box, body in trackedAnchored(box.state, box.slot, body) }
+    root = HolderRoot(for: State.self)
+    trackedRead = { box, body in holderRead(box.state, box.root, body) }
   }
 
   deinit {
@@ -219,10 +218,10 @@ final class StateBox<State> {
     set { storage.pointee.isReducing = newValue }
   }
 
-  /// Reads through the root: anchored, and seen by Apple's Observation when it tracks.
+  /// Reads through the root: at its location, and seen by Apple's Observation when it tracks.
   @inlinable
   func read<T>(_ body: (State) -> T) -> T {
-    storage.pointee.isTracked(slot.probe) ? readTracked(body) : body(state)
+    storage.pointee.isTracked(root.probe) ? readTracked(body) : body(state)
   }
 
   @usableFromInline
@@ -248,7 +247,7 @@ struct RootState<State> {
   @inlinable
   func isTracked(_ probe: TrackingProbe) -> Bool {
     if _slowPath(isReducing) { Self.readInsideReducer() }
-    return trackingMayRecord(probe)
+    return probe.check()
   }
 
   @usableFromInline

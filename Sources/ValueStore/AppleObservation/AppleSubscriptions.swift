@@ -1,0 +1,446 @@
+import Observation
+import Synchronization
+
+/// What Apple's Observation subscribed to at one place (a location, or a bare value's box): an
+/// `Observable` object whose registrar Observation's scopes subscribe to, and the records of the
+/// reads it recorded here, by key.
+///
+/// One-shot means one (issue 33, item 5a). Observation calls a scope's `onChange` once for each
+/// `withMutation` that finds it registered, and it stays registered for good if a `withMutation`
+/// lands between its registration and its installation (its `cancel` finds nothing to remove):
+/// Observation alone cannot keep it to one call. So every read Observation records here is a key
+/// path of its own (an `AppleRecord`), fired at most once, in the run of reads of its closure
+/// (an `AppleRun`), and a change fires a record only after claiming its run for its thread:
+///
+/// - **Another thread** claims a run for good: none of its other records fires again. A closure
+///   is called at most once, whichever threads change what it read and whether its registration
+///   was installed.
+/// - **The recording thread** releases the claim once the delivery ends: every closure that
+///   registered a fired key path was installed (it registered on this thread, before returning)
+///   and, called, cancelled, so its other key paths reach nobody — but a closure nested in it,
+///   which shares its run and registered only some of them, still hears the rest. Records the
+///   change reached meanwhile are deferred to the end of the delivery. A run registered by one
+///   closure is then over, and all its records are reused; in a run nested closures share, the
+///   fired records may fire again while an Observation closure still runs on the thread (it may
+///   register them yet), and are reused otherwise (`AppleRun.finish`).
+///
+/// A record is fired only once Observation registered it (it hashes the key path under the
+/// registrar's lock, seen by `AppleKey`): one not yet registered (its closure still running, or
+/// ended and not yet subscribed) stays for the next change of its key, which it hears, as a scope
+/// of Observation's own properties registered late does.
+@usableFromInline
+final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by `registry`
+  @usableFromInline let registrar = ObservationRegistrar()
+  /// Names it for its thread's recorder.
+  let serial = nextAppleSerial.add(1, ordering: .relaxed).newValue
+  /// Whether Observation ever accessed a key here: a change then asks which.
+  let isObserved = Atomic<Bool>(false)
+  /// The records of each key read here not yet fired or dropped.
+  @exclusivity(unchecked) private var keys: [FieldKey: Records] = [:]
+  /// Called once, when Observation first accesses a key here (a location mirrors it for writes).
+  @exclusivity(unchecked) var onObserved: (@Sendable () -> Void)?
+
+  subscript(apple _: AppleKey) -> Int { 0 }
+  subscript(_: TrackingDetector) -> Void { () }
+  /// The key path a holder's read asks Observation to record (see `TrackingProbe`).
+  @usableFromInline static let detector = \AppleSubscriptions.[TrackingDetector()]
+
+  /// The runs whose key paths are queued or being delivered, by key path, with how many times.
+  @exclusivity(unchecked) private var delivering: [ObjectIdentifier: (run: AppleRun, count: Int)] = [:]
+
+  /// Lists `read`, which Observation recorded, as a read of `key`. Requires the registry lock.
+  func list(_ read: AppleRead, for key: FieldKey) {
+    if !isObserved.load(ordering: .relaxed) {
+      isObserved.store(true, ordering: .relaxed)
+      onObserved?()
+    }
+    keys[key, default: Records()].append(read)
+  }
+
+  /// The key paths to fire for a change, made on `thread`, of the keys `changes` write (see
+  /// above): of each registered record whose run this change may claim — and of a run being
+  /// delivered on `thread` (its `onChange` made the change: Observation's own registration, not
+  /// yet cancelled, hears it). Records not registered yet stay. Requires the registry lock.
+  func keyPaths(changing changes: [Change], on thread: ObjectIdentifier) -> [KeyPath<AppleSubscriptions, Int>] {
+    var fired: [(KeyPath<AppleSubscriptions, Int>, AppleRun)] = []
+    for index in keys.indices where changes.contains(where: { keys.keys[index].matches($0.key) }) {
+      keys.values[index].take(into: &fired, on: thread, at: self)
+    }
+    for (keyPath, run) in fired { queue(keyPath, of: run) }
+    return fired.map(\.0)
+  }
+
+  /// `keyPath`, of `run`, is to be delivered. Requires the registry lock.
+  func queue(_ keyPath: KeyPath<AppleSubscriptions, Int>, of run: AppleRun) {
+    run.pending += 1
+    delivering[ObjectIdentifier(keyPath), default: (run, 0)].count += 1
+  }
+
+  /// `keyPath`'s notification starts being delivered on `thread` (`true`) or ended (`false`).
+  /// Returns its run once none of its notifications is pending. Requires the registry lock.
+  func delivers(_ keyPath: KeyPath<AppleSubscriptions, Int>, on thread: ObjectIdentifier, _ starts: Bool) -> AppleRun? {
+    let id = ObjectIdentifier(keyPath)
+    guard let (run, count) = delivering[id] else { return nil }
+    if starts {
+      run.deliveringOn = thread
+      run.depth += 1
+      return nil
+    }
+    delivering[id] = count == 1 ? nil : (run, count - 1)
+    run.depth -= 1
+    if run.depth == 0 { run.deliveringOn = nil }
+    run.pending -= 1
+    return run.pending == 0 ? run : nil
+  }
+
+  /// How many keys Observation accessed here (for tests). Requires the registry lock.
+  var keyCount: Int { keys.count }
+
+  /// The records of one key.
+  private struct Records {
+    private var entries: [AppleRead] = []
+    /// Dropped records are removed when the list grows past this (a key never changed keeps no
+    /// record of every closure that read it).
+    private var pruneAt = 8
+
+    mutating func append(_ read: AppleRead) {
+      if entries.count >= pruneAt {
+        entries.removeAll { $0.isDropped }
+        pruneAt = max(8, 2 * entries.count)
+      }
+      entries.append(read)
+    }
+
+    /// A run claimed by this thread's change and not delivered yet defers the records this
+    /// change reaches too: its closure, called, may make changes before Observation cancels it.
+    mutating func take(
+      into fired: inout [(KeyPath<AppleSubscriptions, Int>, AppleRun)], on thread: ObjectIdentifier,
+      at place: AppleSubscriptions
+    ) {
+      entries.removeAll { entry in
+        if entry.isDropped { return true }
+        let run = entry.run
+        let record = entry.record
+        guard record.isRegistered else { return false }
+        if run.depth > 0, run.deliveringOn == thread {
+          fired.append((entry.keyPath, run))
+        } else if !record.isFired, run.claimedBy == nil || run.claimedBy == thread {
+          record.isFired = true
+          if run.claimedBy == thread {
+            run.deferred.append((place, entry.keyPath))
+          } else {
+            run.claimedBy = thread
+            fired.append((entry.keyPath, run))
+          }
+        }
+        return false
+      }
+    }
+  }
+}
+
+/// The counter of `AppleSubscriptions.serial`.
+private let nextAppleSerial = Atomic<UInt64>(0)
+
+/// The argument of a record's key path: hashing it tells the record that Observation recorded it
+/// or registered it.
+struct AppleKey: Hashable, @unchecked Sendable {
+  let record: AppleRecord
+  static func == (lhs: Self, rhs: Self) -> Bool { lhs.record === rhs.record }
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(record))
+    record.hashed()
+  }
+}
+
+/// One read of a key at a place by one Observation closure, with a key path of its own
+/// (`\AppleSubscriptions.[apple: AppleKey(record:)]`, made once: a key path with an argument costs
+/// about a microsecond to make).
+///
+/// Until Observation registers it, only its own thread hashes it: when its closure records it
+/// (inside our `access`, `AppleRecorder.State.accessing`) and when the closure, ended, registers it —
+/// under the registrar's lock, so a `withMutation` that finds it registered runs after the
+/// registration. Every later hash (a cancel, a lookup, a rehash) is of a registered record.
+///
+/// Its thread reuses it for another read once no registration of its key path can remain
+/// (`AppleRun.finish`); each use is a generation of its own.
+final class AppleRecord: @unchecked Sendable {
+  /// Its thread's recording state (whether our `access` runs, whether its run is registered).
+  private let state: AppleRecorder.State
+  /// Observation's closure recorded it (its own thread's).
+  @exclusivity(unchecked) var isRecorded = false
+  /// Listed at its place (its own thread's).
+  @exclusivity(unchecked) var isListed = false
+  private let registered = Atomic<Bool>(false)
+  /// Its key path was fired. Guarded by the registry.
+  @exclusivity(unchecked) var isFired = false
+  /// How many times it was reused. Written by its thread under the registry lock.
+  @exclusivity(unchecked) private(set) var generation = 0
+
+  private init(state: AppleRecorder.State) { self.state = state }
+
+  /// A record and its key path.
+  static func make(_ state: AppleRecorder.State) -> (AppleRecord, KeyPath<AppleSubscriptions, Int>) {
+    let record = AppleRecord(state: state)
+    return (record, \AppleSubscriptions.[apple: AppleKey(record: record)])
+  }
+
+  var isRegistered: Bool { registered.load(ordering: .acquiring) }
+
+  /// Made ready for another read: no registration of its key path remains (see `AppleRun.finish`).
+  /// Its thread's, under the registry lock.
+  func reset() {
+    generation += 1
+    isFired = false
+    isRecorded = false
+    isListed = false
+    registered.store(false, ordering: .relaxed)
+  }
+
+  /// Observation hashed the record's key path: a registration unless recorded now (see above).
+  /// Its closure's run then ends: a later read on the thread is another closure's.
+  func hashed() {
+    if registered.load(ordering: .acquiring) { return }
+    if state.accessing {
+      isRecorded = true
+    } else {
+      if !state.isSealed {
+        state.isSealed = true
+        state.sealedInside = state.appleTracks()
+      }
+      registeredInside = state.sealedInside
+      registered.store(true, ordering: .releasing)
+    }
+  }
+
+  /// Registered while an Observation closure ran on its thread: by a closure nested in another
+  /// (its own thread's).
+  @exclusivity(unchecked) private(set) var registeredInside = false
+}
+
+/// How a registration tells whether an Observation closure encloses it: asked with `access`,
+/// Observation records its key path only inside a closure, and hashes it then.
+final class AppleNesting: Observable, Sendable {
+  let registrar = ObservationRegistrar()
+  subscript(_: Detector) -> Int { 0 }
+  static let keyPath = \AppleNesting.[Detector()]
+
+  struct Detector: Hashable, Sendable {
+    static func == (_: Self, _: Self) -> Bool { true }
+    func hash(into hasher: inout Hasher) {
+      ThreadContext.withCurrent { $0.appleRecorder.state.sawTracking = true }
+    }
+  }
+}
+
+/// A read as listed at its place: the record (in the generation it had), its key path, and the
+/// run it belongs to.
+struct AppleRead {
+  let run: AppleRun
+  let record: AppleRecord
+  let keyPath: KeyPath<AppleSubscriptions, Int>
+  let generation: Int
+
+  /// Its record was reused, or its run will not fire again. Requires the registry lock.
+  var isDropped: Bool { generation != record.generation || run.isDone }
+}
+
+/// The reads an Observation closure recorded, with those of closures nested in it that ran
+/// before it registered (see `AppleSubscriptions`).
+final class AppleRun: @unchecked Sendable {
+  /// Its thread (`AppleRecorder.thread`).
+  let thread: ObjectIdentifier
+  /// Its records, with their key paths. Its thread's (changed under the registry lock).
+  @exclusivity(unchecked) var records: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []
+  /// The thread whose change claimed it, until its delivery there ended. Guarded by the registry.
+  @exclusivity(unchecked) var claimedBy: ObjectIdentifier?
+  /// Delivered on another thread: none of its records fires again. Guarded by the registry.
+  @exclusivity(unchecked) var isDone = false
+  /// Notifications of its key paths queued or being delivered. Guarded by the registry.
+  @exclusivity(unchecked) var pending = 0
+  /// The thread delivering its notification now, and how deeply. Guarded by the registry.
+  @exclusivity(unchecked) var deliveringOn: ObjectIdentifier?
+  @exclusivity(unchecked) var depth = 0
+  /// Records a change reached while its delivery on the claiming thread was pending, to fire
+  /// once it ended. Guarded by the registry.
+  @exclusivity(unchecked) var deferred: [(AppleSubscriptions, KeyPath<AppleSubscriptions, Int>)] = []
+
+  init(thread: ObjectIdentifier) { self.thread = thread }
+
+  /// Registered by one closure: none of its records was registered while an Observation closure
+  /// ran on its thread, so no closure nested in another shares it. Its thread's.
+  var isOneClosure: Bool {
+    records.allSatisfy { $0.0.isRegistered && !$0.0.registeredInside }
+  }
+
+  /// Its notifications were delivered on `thread` (see `AppleSubscriptions`). On its own thread,
+  /// the claim ends. A run of one closure (`isOneClosure`) is over: its closure was called and
+  /// cancelled, and all its records are reused. Otherwise the records deferred meanwhile are
+  /// claimed again and returned to fire (a closure nested in the one called may have registered
+  /// them), and the fired records may fire again while an Observation closure runs there
+  /// (`appleTracks`), or are reused; the others stay. Records to reuse are reset and returned.
+  /// Requires the registry lock.
+  func finish(
+    on thread: ObjectIdentifier, isOneClosure: Bool, appleTracks: Bool
+  ) -> (reusable: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)], deferred: [(AppleSubscriptions, KeyPath<AppleSubscriptions, Int>)]) {
+    var deferred: [(AppleSubscriptions, KeyPath<AppleSubscriptions, Int>)] = []
+    swap(&deferred, &self.deferred)
+    guard thread == self.thread else {
+      isDone = true
+      return ([], [])
+    }
+    claimedBy = nil
+    var reusable: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []
+    if isOneClosure {
+      for entry in records { entry.0.reset() }
+      swap(&reusable, &records)
+      return (reusable, [])
+    }
+    if !deferred.isEmpty {
+      claimedBy = thread
+      for (place, keyPath) in deferred { place.queue(keyPath, of: self) }
+    }
+    records.removeAll { entry in
+      guard entry.0.isFired else { return false }
+      if appleTracks {
+        entry.0.isFired = false
+        return false
+      }
+      guard !deferred.contains(where: { $0.1 === entry.1 }) else { return false }
+      entry.0.reset()
+      reusable.append(entry)
+      return true
+    }
+    return (reusable, deferred)
+  }
+}
+
+/// One thread's recording of reads for Apple's Observation: its current run, and its records by
+/// place and key (a closure reading a key twice records one key path).
+final class AppleRecorder: @unchecked Sendable {  // its thread's own
+  /// What a record asks when Observation hashes it. Its own object: records outlive runs, and
+  /// must not keep one alive.
+  final class State: @unchecked Sendable {  // its thread's own
+    /// Set while our `access` runs on this thread (see `AppleRecord.hashed`).
+    @exclusivity(unchecked) var accessing = false
+    /// The current run was registered: a later read on the thread starts a new run.
+    @exclusivity(unchecked) var isSealed = true
+    /// It was, while an Observation closure ran on the thread (see `AppleRun.finish`).
+    @exclusivity(unchecked) var sealedInside = false
+    /// Set by `AppleNesting` when Observation records it.
+    @exclusivity(unchecked) var sawTracking = false
+    private let nesting = AppleNesting()
+
+    /// Whether an Observation closure runs on this thread now.
+    func appleTracks() -> Bool {
+      sawTracking = false
+      nesting.registrar.access(nesting, keyPath: AppleNesting.keyPath)
+      return sawTracking
+    }
+  }
+
+  let state = State()
+  /// Names this thread's runs.
+  var thread: ObjectIdentifier { ObjectIdentifier(self) }
+  @exclusivity(unchecked) private var run: AppleRun?
+  @exclusivity(unchecked) private var records: [Place: AppleRead] = [:]
+  /// Records ready for reuse, with their key paths.
+  @exclusivity(unchecked) private var pool: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []
+  /// How many records this thread made, and how many wait for reuse (for tests).
+  @exclusivity(unchecked) private(set) var made = 0
+  var pooled: Int { pool.count }
+
+  private struct Place: Hashable {
+    let place: UInt64  // `AppleSubscriptions.serial`: never reused, unlike an object's address
+    let key: FieldKey
+  }
+
+  /// The last few reads this thread recorded in its current run, each with the records
+  /// Observation recorded for it (forgotten when a run starts). Repeated in the current run, a read
+  /// records nothing of ours; its key paths are recorded again — a closure nested in another
+  /// shares the run but has an access list of its own.
+  @exclusivity(unchecked) private var recent: [(read: Read, accesses: [Access])] = []
+  @exclusivity(unchecked) private var accessesSinceRead: [Access] = []
+  /// Weakly: a closure's scopes subscribed at a place must go with it (its holder), not stay
+  /// until this thread reads again.
+  struct Access {
+    let place: Weak<AppleSubscriptions>
+    let read: AppleRead
+    let key: FieldKey
+  }
+
+  /// A run of reads recorded and not registered yet: its closure still runs.
+  var hasOpenRun: Bool { run != nil && !state.isSealed }
+
+  /// Observation was asked to record `read` of `key` at `place` for the read being made.
+  func accessed(_ read: AppleRead, of key: FieldKey, at place: AppleSubscriptions) {
+    accessesSinceRead.append(Access(place: Weak(place), read: read, key: key))
+  }
+
+  /// `read` starts: the accesses made from now on belong to it (a holder's field read asks
+  /// twice: for the holder's read of its value, and for the field's).
+  func startsRead(_ read: Read) {
+    if reading == read { return }
+    reading = read
+    accessesSinceRead.removeAll(keepingCapacity: true)
+  }
+  @exclusivity(unchecked) private var reading: Read?
+
+  /// Whether `read` repeats a recent one of the open run; if so its records are recorded again.
+  /// Starts `read`.
+  func repeats(_ read: Read) -> Bool {
+    startsRead(read)
+    guard hasOpenRun, let index = recent.firstIndex(where: { $0.read == read }) else { return false }
+    // In place: copying an access copies its weak reference.
+    recent[index].accesses.withUnsafeBufferPointer { accesses in
+      for access in accesses.indices {
+        guard let place = accesses[access].place.object else { continue }
+        AppleObservation.access(accesses[access].read, of: accesses[access].key, at: place, self)
+      }
+    }
+    return true
+  }
+
+  func recorded(_ read: Read) {
+    defer {
+      accessesSinceRead.removeAll(keepingCapacity: true)
+      reading = nil
+    }
+    guard hasOpenRun else { return recent.removeAll() }
+    if recent.count == 4 { recent.removeFirst() }
+    recent.append((read, accessesSinceRead))
+  }
+
+  func forgetRecentReads() { recent.removeAll() }
+
+  /// The current run's read of `key` at `place`, made if none.
+  func read(of key: FieldKey, at place: AppleSubscriptions) -> AppleRead {
+    let current: AppleRun
+    if let run, !state.isSealed {
+      current = run
+    } else {
+      current = AppleRun(thread: thread)
+      run = current
+      state.isSealed = false
+      recent.removeAll()
+      records.removeAll(keepingCapacity: true)
+    }
+    let id = Place(place: place.serial, key: key)
+    if let found = records[id] { return found }
+    let (record, keyPath) = pool.popLast() ?? makeRecord()
+    current.records.append((record, keyPath))
+    let read = AppleRead(run: current, record: record, keyPath: keyPath, generation: record.generation)
+    records[id] = read
+    return read
+  }
+
+  private func makeRecord() -> (AppleRecord, KeyPath<AppleSubscriptions, Int>) {
+    made += 1
+    return AppleRecord.make(state)
+  }
+
+  /// Records of this thread's to reuse (see `AppleRun.finish`).
+  func reuse(_ records: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)]) {
+    pool += records.prefix(max(0, 256 - pool.count))
+  }
+}

@@ -1,0 +1,170 @@
+import Synchronization
+
+/// The observers of one place: a holder's ``Location``, or a bare value's box (an ``Extent``'s,
+/// for values read outside any holder).
+///
+/// Registrations never move: an observer registers here and stays until it fires or is
+/// cancelled. Guarded by ``registry``, except the two atomics, which writes read without the
+/// lock.
+@usableFromInline
+class Subscribers: @unchecked Sendable {
+  /// Guarded by ``registry``.
+  @exclusivity(unchecked) var table = RegistrationTable()
+  /// Registrations of deactivated observers still in `table`. Guarded by ``registry``.
+  @exclusivity(unchecked) private(set) var inactive = 0
+  /// Goes up by one at every write that reaches this place: an access that read an older version
+  /// registers too late to hear that write, so it fires as it registers (a change between a
+  /// tracked read and its registration).
+  @usableFromInline let version = Atomic<UInt64>(0)
+  /// `!table.isEmpty`, readable without the lock: a write finds nobody to tell in one load.
+  @usableFromInline let isObserved = Atomic<Bool>(false)
+  /// Apple's Observation's scopes that read here (AppleObservation/), made when Observation first
+  /// reads here. A bare value's fork shares its origin's: Observation's subscriptions cannot be
+  /// copied, and the fork may be the value they read.
+  private let appleSubscriptions = SetOnce<AppleSubscriptions>()
+  #if VALUESTORE_INTERNAL_CHECKS
+  /// The version the last check saw (I4, Invariants.swift). Guarded by ``registry``.
+  var _checkedVersion: UInt64 = 0
+  #endif
+
+  init(sharing apple: AppleSubscriptions? = nil) {
+    if let apple { _ = appleSubscriptions.storeIfNil(apple) }
+  }
+
+  /// Apple's subscriptions here, if Observation ever read here.
+  var apple: AppleSubscriptions? { appleSubscriptions.load() }
+
+  /// Apple's subscriptions here, made on Observation's first read.
+  func makeApple() -> AppleSubscriptions {
+    if let made = appleSubscriptions.load() { return made }
+    let apple = appleSubscriptions.storeIfNil(AppleSubscriptions())
+    madeApple(apple)
+    return apple
+  }
+
+  /// Apple's subscriptions were made here (a location mirrors whether anyone observes it).
+  func madeApple(_ apple: AppleSubscriptions) {}
+
+  /// `isObserved` became `observed` (a location mirrors it for writes). Requires the registry lock.
+  func observedChanged(_ observed: Bool) {}
+
+  /// Registers `observer` for `key`; the caller lists this place in the observer. Requires the
+  /// registry lock.
+  func register(_ observer: Observer, key: FieldKey, keyPath: AnyKeyPath?) {
+    table.append(Registration(observer: observer, key: key, keyPath: keyPath))
+    if table.count == 1 {
+      isObserved.store(true, ordering: .relaxed)
+      observedChanged(true)
+    }
+  }
+
+  /// Whether `observer` is registered here for `key`. Requires the registry lock.
+  func contains(_ observer: Observer, key: FieldKey) -> Bool { table.contains(observer, key: key) }
+
+  /// The active observers of `changes`. Requires the registry lock.
+  func matching(_ changes: [Change]) -> [Delivery] {
+    guard !table.isEmpty, !changes.isEmpty else { return [] }
+    return table.matching(changes)
+  }
+
+  /// Every active observer: the value at this place was replaced. Requires the registry lock.
+  func everyObserver() -> [Delivery] {
+    table.all.compactMap { $0.observer.isActive ? Delivery(observer: $0.observer, keyPath: $0.keyPath) : nil }
+  }
+
+  /// An observer with `count` registrations here was deactivated: once the inactive ones are half
+  /// the table they are all dropped, so a table holds fewer than twice its live registrations,
+  /// at O(1) amortized per observer. Requires the registry lock.
+  func withdraw(_ count: Int, _ garbage: inout [AnyObject]) {
+    inactive += count
+    guard inactive * 2 >= table.count else { return }
+    for registration in table where !registration.observer.isActive { garbage.append(registration.observer) }
+    table.removeAll { !$0.observer.isActive }
+    inactive = 0
+    if table.isEmpty {
+      isObserved.store(false, ordering: .relaxed)
+      observedChanged(false)
+    }
+  }
+
+  /// Copies the active registrations of `other` here (a bare value forked: its readers may be
+  /// the fork's). Requires the registry lock.
+  func copyRegistrations(of other: Subscribers) {
+    let isFresh = table.isEmpty
+    for registration in other.table where registration.observer.isActive {
+      if !isFresh, table.contains(registration.observer, key: registration.key) { continue }
+      registration.observer.didRegister(on: self)
+      table.append(registration)
+    }
+    isObserved.store(!table.isEmpty, ordering: .relaxed)
+    observedChanged(!table.isEmpty)
+  }
+}
+
+/// The readers of a bare value (an ``Extent``'s box), and the values below it that its readers
+/// read through it.
+///
+/// A holder's readers stay at locations while values move through them; a bare value's readers
+/// are in the box of the value they read, and follow it when it moves on (a fork copies them, a
+/// copy written back takes them along). `below` is the box's counterpart of a location's
+/// children: a copy written back into a bare value is reconciled through it with the values its
+/// readers read below — as a holder reconciles it with the locations below its slot.
+@usableFromInline
+final class BareBox: Subscribers, @unchecked Sendable {  // guarded by `registry`, as its base
+  /// The value at each step below this one that a read through it reached, by step: set by those
+  /// reads, and by every reconciliation of a slot of this value that kept its value (a copy
+  /// written back, a fork). Guarded by ``registry``.
+  var below: [LocationStep: Extent] = [:]
+
+  /// Whether anything is here to follow a value: readers (ours or Apple's), or values read below.
+  /// Requires the registry lock.
+  var isInUse: Bool {
+    isObserved.load(ordering: .relaxed) || apple?.isObserved.load(ordering: .relaxed) == true || !below.isEmpty
+  }
+
+  /// Notes that a read through this value reached `child` at `step`. Requires the registry lock.
+  func read(_ child: Extent, at step: LocationStep, _ garbage: inout [AnyObject]) {
+    if let old = below.updateValue(child, forKey: step), old !== child { garbage.append(old) }
+  }
+
+  /// A fork's box: the same readers, and the same values below (the fork holds them too, until
+  /// it changes them). Requires the registry lock.
+  func copy() -> BareBox {
+    let copied = BareBox(sharing: apple)
+    copied.copyRegistrations(of: self)
+    copied.below = below
+    return copied
+  }
+}
+
+/// One observer's interest in one key of one place.
+struct Registration {
+  let observer: Observer
+  let key: FieldKey
+  let keyPath: AnyKeyPath?
+}
+
+extension Array where Element == Registration {
+  /// The active observers among these registrations whose key matches one of `changes`.
+  func matching(_ changes: [Change]) -> [Delivery] {
+    var result: [Delivery] = []
+    for registration in self where registration.observer.isActive {
+      for change in changes where registration.key.matches(change.key) {
+        result.append(Delivery(observer: registration.observer, keyPath: registration.keyPath ?? change.keyPath))
+        break
+      }
+    }
+    return result
+  }
+}
+
+extension Extent {
+  /// The registrations that reach this value: its box's, and its location's while bound (what a
+  /// test asks of "the value's observers"). Requires the registry lock.
+  var registrations: RegistrationTable {
+    var table = RegistrationTable()
+    for registration in box.load()?.table ?? RegistrationTable() { table.append(registration) }
+    for registration in boundLocation?.table ?? RegistrationTable() { table.append(registration) }
+    return table
+  }
+}
