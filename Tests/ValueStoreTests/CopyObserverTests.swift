@@ -1,4 +1,5 @@
 import Testing
+import Observation
 @testable import ValueStore
 
 // Copies never notify each other: a copy taken out of a holder and observed bare hears its own
@@ -39,18 +40,34 @@ struct CopyRead: CustomTestStringConvertible, Sendable {
     ("store.withState { $0 }", { _, store in store.withState { $0 } }),
   ]
 
-  /// With the holder read, tracked, before the copy is taken (as any app's holder is: a view
-  /// read it) or not. (Marked as the holder's for good by that read, the copy's own reads counted
-  /// as the holder's, and heard its changes; a holder's mark now lasts one tracking session.)
-  @Test(arguments: CopyRead.all, [false, true])
-  func aCopyTakenOutOfAHolderHearsOnlyItsOwnChanges(_ read: CopyRead, holderReadBefore: Bool) {
+  /// What happened on the thread before the copy is taken: nothing; the holder read, tracked (as
+  /// any app's holder is: a view read it — marked as the holder's for good by that read, the
+  /// copy's own reads counted as the holder's); or an Observation closure that read the holder,
+  /// with what it handed out read again after it ended (a view's render leaves its thread so:
+  /// left counting as inside the closure, every later copy taken there was the holder's).
+  enum Before: String, CaseIterable, Sendable {
+    case nothing
+    case trackedRead
+    case observationClosure
+  }
+
+  @Test(arguments: CopyRead.all, Before.allCases)
+  func aCopyTakenOutOfAHolderHearsOnlyItsOwnChanges(_ read: CopyRead, before: Before) {
     for (takeName, take) in Self.takes {
       for write in Write.all {
         let root = ObservedRoot(WriteState())
         let store = Store(initialState: WriteState(), reducer: WriteFeature())
-        if holderReadBefore {
+        switch before {
+        case .nothing: break
+        case .trackedRead:
           _ = tracking { root.read { _ = read.read($0) } }
           _ = tracking { store.withState { _ = read.read($0) } }
+        case .observationClosure:
+          var handedOut: [WriteState] = []
+          withObservationTracking {
+            handedOut = [root.read { $0 }, store.withState { $0 }]
+          } onChange: {}
+          for value in handedOut { _ = read.read(value) }
         }
         var copy = take(root, store)
         let seen = read.read(copy)

@@ -61,6 +61,24 @@ import Testing
     #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
   }
 
+  /// A value handed out inside a closure and read after it, while the window Observation opened is
+  /// still open, is not recorded for Observation (nothing tracks), and leaves no run of reads
+  /// open: the thread's later holder reads ask Observation again, find the window over, and a
+  /// copy taken then and observed bare hears only its own changes. (Left open, the run made every
+  /// later holder read on the thread count as inside a closure: the window never closed, every
+  /// copy taken through a holder was the holder's, and its observers heard the holder.)
+  @Test func aReadAfterAClosureLeavesNoRunOpen() {
+    let root = ObservedRoot(BridgeState())
+    var child: Child?
+    withObservationTracking { child = root.child } onChange: {}
+    _ = child?.count
+    let copy = root.currentValue
+    let recorder = tracking { _ = copy.count }
+    root.mutate { $0.count += 1 }
+    #expect(recorder.count == 0)
+    #expect(!ThreadContext.current.appleRecorder.hasOpenRun)
+  }
+
   /// A bare value made after a closure, while the window Observation opened is still open (no
   /// holder read since), is read and written as if nothing tracked: its child is changed in place
   /// (a read holding what it read below would make the write copy it), and nobody hears it.

@@ -180,6 +180,13 @@ extension ThreadContext {
     if let window, !window.seen { closeAppleWindow() }
   }
 
+  /// An access of ours found Observation not tracking on this thread: the window is stale, and a
+  /// run its reads began is no closure's.
+  func appleStoppedTracking() {
+    closeAppleWindow()
+    appleRecorder.dropUnrecordedRun()
+  }
+
   /// Closes the window: a holder starts mutating (its reads are never Apple's), or Apple stopped.
   func closeAppleWindow() {
     guard let window else { return }
@@ -199,18 +206,23 @@ enum AppleObservation {
     let apple = place.makeApple()
     let recorder = context.appleRecorder
     let read = recorder.read(of: key, at: apple)
-    access(read, of: key, at: apple, recorder)
+    guard access(read, of: key, at: apple, recorder) else { return context.appleStoppedTracking() }
     recorder.accessed(read, of: key, at: apple)
   }
 
-  /// Asks Observation to record `read`; listed at its place once it did.
-  static func access(_ read: AppleRead, of key: FieldKey, at apple: AppleSubscriptions, _ recorder: AppleRecorder) {
+  /// Asks Observation to record `read`; listed at its place once it did. Returns whether it did:
+  /// every access is also a probe — one Observation does not record means it does not track on
+  /// this thread.
+  static func access(_ read: AppleRead, of key: FieldKey, at apple: AppleSubscriptions, _ recorder: AppleRecorder) -> Bool {
     recorder.state.accessing = true
+    recorder.state.sawTracking = false
     apple.registrar.access(apple, keyPath: read.keyPath)
     recorder.state.accessing = false
-    guard read.record.isRecorded, !read.record.isListed else { return }
+    guard recorder.state.sawTracking else { return false }
+    guard !read.record.isListed else { return true }
     read.record.isListed = true
     withRegistry { _ in apple.list(read, for: key) }
+    return true
   }
 
   /// `changes` were written at `place`: Apple's scopes that read them hear it, after the

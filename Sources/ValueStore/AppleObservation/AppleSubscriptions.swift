@@ -203,6 +203,7 @@ final class AppleRecord: @unchecked Sendable {
     if registered.load(ordering: .acquiring) { return }
     if state.accessing {
       isRecorded = true
+      state.sawTracking = true
     } else {
       if !state.isSealed {
         state.isSealed = true
@@ -327,7 +328,8 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     @exclusivity(unchecked) var isSealed = true
     /// It was, while an Observation closure ran on the thread (see `AppleRun.finish`).
     @exclusivity(unchecked) var sealedInside = false
-    /// Set by `AppleNesting` when Observation records it.
+    /// Set when Observation records a key path of ours on this thread: a record in our `access`,
+    /// or `AppleNesting`'s.
     @exclusivity(unchecked) var sawTracking = false
     private let nesting = AppleNesting()
 
@@ -392,12 +394,14 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     startsRead(read)
     guard hasOpenRun, let index = recent.firstIndex(where: { $0.read == read }) else { return false }
     // In place: copying an access copies its weak reference.
-    recent[index].accesses.withUnsafeBufferPointer { accesses in
+    let isTracked = recent[index].accesses.withUnsafeBufferPointer { accesses in
       for access in accesses.indices {
         guard let place = accesses[access].place.object else { continue }
-        AppleObservation.access(accesses[access].read, of: accesses[access].key, at: place, self)
+        if !AppleObservation.access(accesses[access].read, of: accesses[access].key, at: place, self) { return false }
       }
+      return true
     }
+    if !isTracked { ThreadContext.current.appleStoppedTracking() }
     return true
   }
 
@@ -412,6 +416,19 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   }
 
   func forgetRecentReads() { recent.removeAll() }
+
+  /// Observation did not record the current run's first read (it does not track on this thread):
+  /// the run is dropped and its records reused — nothing registered their key paths — so that no
+  /// later read counts as inside a closure. A run Observation recorded reads of stays until it
+  /// registers them.
+  func dropUnrecordedRun() {
+    guard let run, !state.isSealed, !run.records.contains(where: { $0.0.isRecorded }) else { return }
+    self.run = nil
+    state.isSealed = true
+    records.removeAll(keepingCapacity: true)
+    withRegistry { _ in for (record, _) in run.records { record.reset() } }
+    reuse(run.records)
+  }
 
   /// The current run's read of `key` at `place`, made if none.
   func read(of key: FieldKey, at place: AppleSubscriptions) -> AppleRead {
