@@ -88,14 +88,18 @@ public struct Effect<Action> {
   }
 
   /// Transforms the actions this effect sends (how a parent runs a child's effects).
+  @inlinable
   public func map<Parent>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent> {
-    transformed(transform, dismiss: nil, scope: nil)
+    // Most actions start no effect: inlined, mapping none costs one comparison.
+    if case .none = operation { return .none }
+    return transformed(transform, dismiss: nil, scope: nil)
   }
 
   /// Transforms the actions this effect sends; for a presented child, turns its dismissals into
   /// the parent action that dismisses it (`dismiss`); for a child whose effects are its own, scopes
   /// its cancellation ids to it (`scope`), also those its tasks give (`withTaskCancellation(id:)`).
   /// (Dependencies need nothing here: `.run` keeps those in force where it is made.)
+  @usableFromInline
   func transformed<Parent>(
     _ transform: @escaping @Sendable (Action) -> Parent,
     dismiss: (@Sendable () -> Parent)?,
