@@ -366,7 +366,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   /// Weakly: a closure's scopes subscribed at a place must go with it (its holder), not stay
   /// until this thread reads again.
   struct Access {
-    let place: Weak<AppleSubscriptions>
+    weak var place: AppleSubscriptions?
     let read: AppleRead
     let key: FieldKey
   }
@@ -376,7 +376,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
 
   /// Observation was asked to record `read` of `key` at `place` for the read being made.
   func accessed(_ read: AppleRead, of key: FieldKey, at place: AppleSubscriptions) {
-    accessesSinceRead.append(Access(place: Weak(place), read: read, key: key))
+    accessesSinceRead.append(Access(place: place, read: read, key: key))
   }
 
   /// `read` starts: the accesses made from now on belong to it (a holder's field read asks
@@ -393,11 +393,14 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   func repeats(_ read: Read) -> Bool {
     startsRead(read)
     guard hasOpenRun, let index = recent.firstIndex(where: { $0.read == read }) else { return false }
-    // In place: copying an access copies its weak reference.
-    let isTracked = recent[index].accesses.withUnsafeBufferPointer { accesses in
-      for access in accesses.indices {
-        guard let place = accesses[access].place.object else { continue }
-        if !AppleObservation.access(accesses[access].read, of: accesses[access].key, at: place, self) { return false }
+    // In place, through a mutable base address (a buffer's subscript, or a read through an
+    // immutable one, copies the access, and copying one copies its weak reference). Nothing
+    // below touches `recent`.
+    let isTracked = recent[index].accesses.withUnsafeMutableBufferPointer { accesses in
+      guard let base = accesses.baseAddress else { return true }
+      for access in 0..<accesses.count {
+        guard let place = base[access].place else { continue }
+        if !AppleObservation.access(base[access].read, of: base[access].key, at: place, self) { return false }
       }
       return true
     }

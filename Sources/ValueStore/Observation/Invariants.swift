@@ -178,7 +178,7 @@ extension Subscribers {
       counts[ObjectIdentifier(registration.observer), default: (registration.observer, 0)].count += 1
     }
     for (observer, count) in counts.values {
-      let listed = observer.places.first { $0.subscribers.object === self }?.registrations ?? 0
+      let listed = observer.places.first { $0.subscribers === self }?.registrations ?? 0
       _invariant(listed == count, "I3b", "an observer with \(count) registrations here lists \(listed)")
     }
     let version = version.load(ordering: .relaxed)
@@ -193,8 +193,9 @@ extension Observer {
     guard isActive else {
       return _invariant(places.isEmpty, "I3b", "an inactive observer still lists \(places.count) places")
     }
-    for (place, listed) in places {
-      guard let subscribers = place.object else { continue }
+    for place in places {
+      let listed = place.registrations
+      guard let subscribers = place.subscribers else { continue }
       let count = subscribers.table.all.count(where: { $0.observer === self })
       _invariant(listed == count, "I3b", "an observer lists \(listed) registrations at a place that holds \(count)")
     }

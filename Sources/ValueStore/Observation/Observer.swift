@@ -7,7 +7,14 @@ final class Observer: @unchecked Sendable {
   /// by ``registry``. Weak: a place holds its observers, and an observer that never fires must not
   /// keep the place (a holder's location, with whatever else is subscribed to it) alive after
   /// its holder.
-  @exclusivity(unchecked) private(set) var places: [(subscribers: Weak<Subscribers>, registrations: Int)] = []
+  @exclusivity(unchecked) private(set) var places: [Place] = []
+
+  /// A place this observer is registered at, weakly, with how many registrations it has there.
+  /// (A `weak var` read in place: a struct wrapping the weak reference is copied to be read.)
+  struct Place {
+    weak var subscribers: Subscribers?
+    var registrations: Int
+  }
   /// Guarded by ``registry``.
   @exclusivity(unchecked) private(set) var state = State.active
   #if VALUESTORE_INTERNAL_CHECKS
@@ -42,13 +49,16 @@ final class Observer: @unchecked Sendable {
   /// Lists `subscribers` (if new) and counts one more registration there. Requires the registry
   /// lock.
   func didRegister(on subscribers: Subscribers) {
-    if let last = places.indices.last, places[last].subscribers.object === subscribers {
-      places[last].registrations += 1
-    } else if let index = places.lastIndex(where: { $0.subscribers.object === subscribers }) {
-      places[index].registrations += 1
-    } else {
-      places.append((Weak(subscribers), 1))
+    let found = places.withUnsafeMutableBufferPointer { places in
+      // Newest first: reads of one place come together. In place: a copied `Place` copies its
+      // weak reference.
+      for index in places.indices.reversed() where places.baseAddress![index].subscribers === subscribers {
+        places.baseAddress![index].registrations += 1
+        return true
+      }
+      return false
     }
+    if !found { places.append(Place(subscribers: subscribers, registrations: 1)) }
   }
 
   /// Deactivates this observer, so it never fires again, and withdraws its registrations (each
@@ -56,10 +66,12 @@ final class Observer: @unchecked Sendable {
   /// lock.
   func deactivate(_ garbage: inout [AnyObject]) {
     state = .inactive
-    for (place, count) in places {
-      guard let subscribers = place.object else { continue }
-      subscribers.withdraw(count, &garbage)
-      garbage.append(subscribers)
+    places.withUnsafeMutableBufferPointer { places in
+      for index in places.indices {
+        guard let subscribers = places.baseAddress![index].subscribers else { continue }
+        subscribers.withdraw(places.baseAddress![index].registrations, &garbage)
+        garbage.append(subscribers)
+      }
     }
     places.removeAll()
     garbage.append(self)
