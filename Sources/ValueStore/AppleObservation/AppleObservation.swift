@@ -290,9 +290,3 @@ enum AppleObservation {
     }
   }
 }
-
-/// A weak reference.
-struct Weak<Object: AnyObject> {
-  weak var object: Object?
-  init(_ object: Object) { self.object = object }
-}

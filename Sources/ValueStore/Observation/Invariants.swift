@@ -122,11 +122,15 @@ func _checkReleasedOutsideRegistry(_ what: String) {
 
 private let liveExtentsLock = Lock()
 /// Every extent alive, by serial (only with the flag). Guarded by `liveExtentsLock`.
-nonisolated(unsafe) private var liveExtents: [UInt64: Weak<Extent>] = [:]
+nonisolated(unsafe) private var liveExtents: [UInt64: WeakExtent] = [:]
+
+private struct WeakExtent {
+  weak var extent: Extent?
+}
 
 @usableFromInline
 func _registerLiveExtent(_ extent: Extent) {
-  liveExtentsLock.withLock { liveExtents[extent.serial] = Weak(extent) }
+  liveExtentsLock.withLock { liveExtents[extent.serial] = WeakExtent(extent: extent) }
 }
 
 func _forgetLiveExtent(_ serial: UInt64) {
@@ -136,7 +140,7 @@ func _forgetLiveExtent(_ serial: UInt64) {
 /// The extent with `serial`, if alive; kept in `garbage` (a lookup must not release the last
 /// reference under the registry lock).
 private func liveExtent(_ serial: UInt64, _ garbage: inout [AnyObject]) -> Extent? {
-  guard let extent = liveExtentsLock.withLock({ liveExtents[serial]?.object }) else { return nil }
+  guard let extent = liveExtentsLock.withLock({ liveExtents[serial]?.extent }) else { return nil }
   garbage.append(extent)
   return extent
 }
