@@ -198,7 +198,8 @@ enum AppleObservation {
     return true
   }
 
-  /// A write of `change` at `place`: Apple's scopes that read it hear it after the mutation.
+  /// `change` written at `place`: Apple's scopes that read it hear it after the mutation, outside
+  /// every lock.
   static func didChange(_ place: Subscribers, _ change: Change) {
     guard let apple = place.apple, apple.isObserved.load(ordering: .relaxed) else { return }
     didChange(place, [change])

@@ -182,7 +182,7 @@ final class AppleRecord: @unchecked Sendable {
     }
   }
 
-  /// Registered while an Observation closure ran on its thread: by a nested closure.
+  /// Registered while an Observation closure ran on its thread: by a nested closure. Its thread's.
   @exclusivity(unchecked) private(set) var registeredInside = false
 }
 
@@ -214,6 +214,7 @@ struct AppleRead {
 
 /// The reads an Observation closure recorded, with those of nested closures before it registered.
 final class AppleRun: @unchecked Sendable {
+  /// Its thread (`AppleRecorder.thread`).
   let thread: ObjectIdentifier
   /// Its records, with their key paths. Its thread's (changed under the registry lock).
   @exclusivity(unchecked) var records: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []

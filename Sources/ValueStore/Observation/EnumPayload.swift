@@ -4,7 +4,7 @@ import Foundation
 /// indirectness) from the field descriptor, once per type, and the payload through the value
 /// witnesses that project it in place. Payload types are compared by *shape*, without tuple labels
 /// (a case constructor's are unlabeled). What it cannot decide (an unreadable descriptor, a payload
-/// stored unlike a generic `Value`) is left to reflection (``CaseExtractor``).
+/// stored unlike a generic `Value`) its user, ``CaseExtractor``, leaves to reflection.
 @usableFromInline
 enum EnumPayload {
   /// Which case of an enum carries a payload type.
@@ -67,7 +67,6 @@ enum EnumPayload {
     }
   }
 
-
   /// The value witnesses that take an enum value apart in place: `project` leaves the case's payload
   /// at its start (clearing tag bits stored in its spare bits); `inject` sets the tag again.
   @usableFromInline
@@ -123,7 +122,6 @@ enum EnumPayload {
     }
   }
 
-
   struct CaseInfo: @unchecked Sendable {  // an immutable metatype
     let name: String
     /// The payload's type; a one-element tuple's element (`case a(x: Int)`: `Int`).
@@ -145,7 +143,6 @@ enum EnumPayload {
     var shape: Shape? { payloadType.map(Shape.init) }
   }
 
-  /// An enum's cases by tag, and which case carries each payload shape.
   final class EnumCases: @unchecked Sendable {  // immutable
     let cases: [CaseInfo]
     let carriers: [Shape: Carrier]
@@ -170,8 +167,7 @@ enum EnumPayload {
     return cases[Int(tag)]
   }
 
-  /// What each case of `type` carries, by tag, read from its descriptor once; nil for a type whose
-  /// layout this cannot reproduce. Precondition: an enum.
+  /// Each case of `type` by tag, read once; nil if this cannot reproduce its layout. Precondition: an enum.
   static func cases(of type: Any.Type) -> EnumCases? {
     casesByType.value(for: type) { readCases($0).map(EnumCases.init) }
   }

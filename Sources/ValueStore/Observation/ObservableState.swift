@@ -1,8 +1,9 @@
 /// A struct whose fields are observed one by one, through copies, without macros.
 ///
 /// Keep the fields in a nested `Fields` struct stored in ``Observed``; use them as the struct's own
-/// (`state.count += 1`, `\Counter.count`). Declare computed properties on the struct, with `self.`:
-/// they are tracked through the fields they read (one on `Fields` counts as reading every field).
+/// (`state.count += 1`, `\Counter.count`; inside the type `self.count`: dynamic members need `self`).
+/// Declare computed properties on the struct: they are tracked through the fields they read (one on
+/// `Fields` reads them unseen, so reading it counts as reading every field).
 ///
 /// ```swift
 /// struct Counter: ObservableState, Equatable, Codable {

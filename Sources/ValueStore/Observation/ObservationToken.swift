@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Keeps an ``observe(_:)`` subscription alive; cancels it on ``cancel()`` or release. Store it while
-/// you observe: an optimized build may release a local token after its last use (even with `_ = token`);
-/// end a local observation with `withExtendedLifetime(token) {}` or `token.cancel()`.
+/// Keeps an ``observe(_:)`` subscription alive; cancels it on ``cancel()`` or when released.
+///
+/// Store it while you observe: an optimized build may release a local token after its last use
+/// (even with `_ = token`); end a local one with `withExtendedLifetime(token) {}` or `token.cancel()`.
 public final class ObservationToken: Sendable {
   let loop: ObservationLoop
 
@@ -77,8 +78,8 @@ final class ObservationLoop: @unchecked Sendable {
 /// ```
 ///
 /// `apply` runs on the thread that made the change, after it (at the end of an enclosing
-/// transaction), and again only if its own mutations changed what it read, once it returned. It keeps
-/// nothing alive but `apply`: capture what it reads weakly or through the token's owner.
+/// transaction), and again only if its own mutations changed what it read, once it returned. The
+/// subscription keeps nothing alive but `apply`: capture what it reads weakly or via the token's owner.
 public func observe(_ apply: @escaping @Sendable () -> Void) -> ObservationToken {
   let loop = ObservationLoop(apply)
   loop.run()

@@ -1,6 +1,8 @@
 /// An asynchronous sequence of a value derived from observable state: the current value, then the
-/// new one after every change of what it read. Like `Observations`: a burst in one transaction yields
-/// once, a slow consumer sees the newest value, and cancelling the task ends it, releasing captures.
+/// new one after every change of what it read.
+///
+/// Like `Observations`: a burst in one transaction yields once, a slow consumer sees the newest
+/// value, and cancelling the task ends it, releasing `value`'s captures.
 ///
 /// ```swift
 /// for await count in ObservedValues({ holder.count }) {

@@ -38,7 +38,6 @@ struct ReflectedEnum<Enum>: ObservationIdentifiable {
 final class EnumObservation: @unchecked Sendable {  // immutable; holds metatypes
   /// By case tag: the payload's kind, nil for a case without an observable payload.
   let payloadKinds: [(any ObservationIdentifiable.Type)?]
-  /// By case tag: whether the case carries a payload.
   let hasPayload: [Bool]
   /// An optional: `nil` is `absent`, a wrapped value its payload's identity (as `Optional`'s own).
   let isOptional: Bool

@@ -1,9 +1,10 @@
 import Synchronization
 
 /// A strong reference set at most once and read without a lock: `AtomicLazyReference`'s contract,
-/// all inlinable (the library's `load()` is not specialized into callers, and is on every observed
-/// write). It owns the object. The one exception to "once", `replace`, is for an owner that knows no
-/// thread uses the object; it releases the old one later, outside every lock.
+/// all inlinable (the library's `load()` is not specialized into callers and looks up generic
+/// metadata per call, on the write path of every observed value). It owns the object. The one
+/// exception to "once", `replace`, is for an owner that knows no thread uses the object; it releases
+/// the old one later, outside every lock.
 @usableFromInline
 struct SetOnce<Object: AnyObject>: ~Copyable {
   @usableFromInline let storage = Atomic<UnsafeRawPointer?>(nil)

@@ -128,7 +128,6 @@ struct Registration {
 }
 
 extension Array where Element == Registration {
-  /// The active observers among these registrations whose key matches one of `changes`.
   func matching(_ changes: [Change]) -> [Delivery] {
     var result: [Delivery] = []
     for registration in self where registration.observer.isActive {

@@ -28,7 +28,6 @@ final class ThreadContext {
   @exclusivity(unchecked) @usableFromInline var transactionDepth = 0
   /// Notifications held back until the outermost transaction ends. Reused: one buffer per thread.
   @exclusivity(unchecked) var pending: [Delivery] = []
-  /// True while `drainPending` runs observers on this thread.
   @exclusivity(unchecked) var isFiring = false
 
   // MARK: Holders (Holder.swift)

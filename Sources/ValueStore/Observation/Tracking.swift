@@ -174,7 +174,6 @@ extension ThreadContext {
   }
 }
 
-
 extension Extent {
   /// Records a read of field `key`; an observable value read (or an array's elements) is handed out.
   @inlinable
@@ -325,10 +324,10 @@ extension ThreadContext {
   }
 }
 
-
 /// Runs `apply`, recording the fields it reads; the first later change of any calls `onChange`
-/// once, after the change (the new value is readable), with the fields that changed. Like
-/// `withObservationTracking`, but per field; nested calls track for the enclosing call too.
+/// once, after the change (the new value is readable), with the fields that changed.
+///
+/// Like `withObservationTracking`, but per field; nested calls track for the enclosing call too.
 /// ```swift
 /// let count = withTracking {
 ///   model.counter.count
@@ -350,8 +349,7 @@ func track<T, E: Error>(
 ) throws(E) -> (result: T, observer: Observer?) {
   let context = ThreadContext.current
   let outer = context.scope
-  // An observer re-tracking as it fires reads for itself: hidden from the Observation closure that
-  // made the change, as from ours (`drainPending` set ours aside).
+  // An observer re-tracking as it fires reads for itself: hidden from Apple's closure, as from ours.
   let hidden = context.hidesReadsFromApple
   if context.isFiring { context.hidesReadsFromApple = true }
   // Scopes are reused: a tracking call then allocates only its observer.
@@ -377,7 +375,7 @@ func track<T, E: Error>(
   do {
     result = try apply()
   } catch {
-    // Withdraw an early observer; what it read is still the enclosing call's.
+    // Nothing it read may call it (an early observer is withdrawn); its reads stay the enclosing call's.
     if let observer = scope.observer { withRegistry { garbage in observer.deactivate(&garbage) } }
     outer?.absorb(scope)
     throw error
@@ -392,7 +390,6 @@ func track<T, E: Error>(
     return (result, observer)
   }
   var missed = register(early, for: pending)
-  // What it heard while the closure ran, heard now.
   if let held = withRegistry({ _ in early.stopTracking() }) {
     missed += held.isEmpty ? [Delivery(observer: early, keyPath: nil)] : held.map { Delivery(observer: early, keyPath: $0) }
   }
@@ -400,8 +397,9 @@ func track<T, E: Error>(
   return (result, early)
 }
 
-/// Runs `body` without recording its reads in any enclosing tracking scope, ours or Apple's. A
-/// scope opened inside records as usual, except an Observation scope nested in another: it sees
+/// Runs `body` without recording its reads in any enclosing tracking scope, ours or Apple's.
+///
+/// A scope opened inside records as usual, except an Observation scope nested in another: it sees
 /// nothing through holders (Observation would merge its reads into the enclosing scope).
 /// ```swift
 /// withTracking {

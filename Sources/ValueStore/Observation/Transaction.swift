@@ -1,4 +1,5 @@
 /// Runs `body`, then notifies each affected observer once, with everything it saw change.
+///
 /// Transactions nest: notifications wait for the outermost. Observers run on this thread after
 /// `body` returned, and see the final state; inside an observer, after it returns (see `deliver`).
 ///
