@@ -1,26 +1,12 @@
 import Observation
 import Synchronization
 
-// Apple's Observation (and so SwiftUI) sees every read made through a holder, at any depth, and
-// is told only when one of those reads changes — exactly as for an `@Observable` class, because
-// every place observers subscribe to (a location, a bare value's box) has one
-// (`AppleSubscriptions`): a registrar, and key paths for its keys.
-//
-// - **Detecting Apple's tracking.** Observation keeps its access list private, but it hashes every
-//   key path it records, and hashing a key path hashes its subscript arguments. A holder read
-//   records a key path whose argument is a `TrackingDetector` (on the holder's `TrackingProbe`);
-//   its `hash(into:)` runs only when Apple is tracking on this thread, and opens the thread's
-//   `AppleWindow`. A holder read that finds Apple no longer tracking closes it.
-// - **The window** counts as an open tracking scope, so reads take their slow path while it is
-//   open; values holders hand out are mapped in it, so a read on a returned copy
-//   (`store.child.count`) is known to be the child location's.
-// - **Reads and changes.** A read at a location Apple may track calls the location registrar's
-//   `access` with a key path of the read's own, grouped with the other reads of its closure; a
-//   change of a key Apple accessed queues one `withMutation` per closure that registered a read
-//   of it, run with the deliveries after the holder's mutation, outside every lock. Each closure
-//   is fired once (see `AppleSubscriptions`): Apple's registrar alone would not keep to that.
+// The bridge to Apple's Observation (and so SwiftUI), from its public API: it sees every read made
+// through a holder and is told only when one changes, as for an `@Observable` class, through each
+// place's `AppleSubscriptions`. Design.md §7, "Apple's Observation", describes the whole.
 
-/// Hashing it is how Apple's Observation tells us it is tracking on this thread (see above).
+/// Observation hashes every key path it records, with its arguments: hashing this one (see
+/// `TrackingProbe`) tells us it tracks on this thread, and opens the thread's `AppleWindow`.
 @usableFromInline
 struct TrackingDetector: Hashable, Sendable {
   @usableFromInline static func == (_: Self, _: Self) -> Bool { true }
@@ -29,18 +15,15 @@ struct TrackingDetector: Hashable, Sendable {
   }
 }
 
-/// What Apple records when a holder is read: a key path that never changes, on the registrar of
-/// the holder's root location (`AppleSubscriptions`) — recording it is what tells us Apple is
-/// tracking, and a closure reading the holder's fields subscribes to one registrar, as to an
-/// `@Observable` object's. A scope that records it and never fires stays subscribed to it until
-/// the holder goes.
+/// What Apple records when a holder is read: a fixed key path on the registrar of the holder's root
+/// location; recording it tells us Apple tracks, and subscribes the closure to one registrar, as to
+/// an `@Observable` object's. A scope that never fires stays subscribed until the holder goes.
 @usableFromInline
 final class TrackingProbe: Sendable {
   @usableFromInline let subscriptions: AppleSubscriptions
   /// `subscriptions`' registrar (a copy names the same registrar), borrowed in place by a read.
   @usableFromInline let registrar: ObservationRegistrar
-  /// Made once: a key path with an argument is made at run time. An instance property, so that a
-  /// read finds it without a lazy global's check.
+  /// Made once (a key path with an argument is made at run time); a property: no lazy-global check.
   @usableFromInline let keyPath = AppleSubscriptions.detector
 
   init(_ subscriptions: AppleSubscriptions = AppleSubscriptions()) {
@@ -51,10 +34,8 @@ final class TrackingProbe: Sendable {
   /// A scoped store's (never asked: its reads go through its root's).
   static let unused = TrackingProbe()
 
-  /// Called by every holder read: opens this thread's window if Apple's Observation tracks, and
-  /// closes an open one if it no longer does.
-  /// Returns whether a read must be recorded now: a tracking scope or an Apple window is open
-  /// somewhere.
+  /// Called by every holder read: opens this thread's window if Apple tracks, closes an open one if
+  /// it no longer does. Returns whether the read must be recorded (a scope or window is open).
   @inlinable @discardableResult
   func check() -> Bool {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
@@ -65,9 +46,8 @@ final class TrackingProbe: Sendable {
     return _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0)
   }
 
-  /// `check` while a scope or window is open somewhere. Inside the Observation closure that
-  /// recorded this thread's current run of reads (not registered yet), Apple is known to track:
-  /// nothing to ask.
+  /// `check` while a scope or window is open somewhere. Nothing to ask inside the Observation
+  /// closure that recorded this thread's current run (not registered yet): Apple tracks there.
   @usableFromInline @inline(never)
   func ask() {
     ThreadContext.withCurrent { context in
@@ -79,11 +59,11 @@ final class TrackingProbe: Sendable {
   }
 }
 
-/// Apple's Observation on one thread, while it may be tracking there (see above).
+/// Apple's Observation on one thread while it may track there: it counts as an open tracking
+/// scope (reads take their slow path) and maps handed-out values as a scope does.
 final class AppleWindow: @unchecked Sendable {  // its thread's own
-  /// Values holders handed out while the window was open (as a tracking scope's). Weakly: a
-  /// window may stay open long after Apple's closure ended (until a holder read finds it so),
-  /// and must not keep a holder's locations — and the scopes subscribed to them — alive.
+  /// Values holders handed out while open. Weakly: a window may outlive Apple's closure (until a
+  /// holder read finds it over) and must not keep a holder's locations, and their subscribers, alive.
   @exclusivity(unchecked) private var handouts: [UInt64: WeakHandout] = [:]
 
   private struct WeakHandout {
@@ -98,8 +78,7 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own
     return Handout(location: location, version: found.version, serial: found.serial)
   }
 
-  /// Hands out a value (again: see `TrackingScope.handOut`). Returns whether it moved: handed
-  /// out at another location than before.
+  /// Hands out a value (see `TrackingScope.handOut`); returns whether it moved to another location.
   @discardableResult
   func handOut(_ handout: Handout, serial: UInt64) -> Bool {
     if let index = handouts.index(forKey: serial), handouts.values[index].location === handout.location {
@@ -118,23 +97,21 @@ final class AppleWindow: @unchecked Sendable {  // its thread's own
   @exclusivity(unchecked) var seen = true
   /// Closed: its thread left Observation's closure (or exited).
   @exclusivity(unchecked) var isClosed = false
-  /// The last extent serial given when the window opened: a bare value made since was made
-  /// inside Observation's closure (a filtered copy), which no earlier render read.
+  /// The last extent serial when the window opened: a bare value made since was made inside
+  /// Observation's closure (a filtered copy), which no earlier render read.
   let openedAfter = nextExtentSerial.load(ordering: .relaxed)
 
-  /// Whether a read of a bare value whose lineage began with extent serial `lineage` is shown to
-  /// Observation: not a value made since the window opened (a filtered copy made inside the
-  /// closure dies there, and a scope subscribed to a registrar that died before it subscribed is
-  /// never released — Observation's own behaviour for a dropped object). A value made earlier
-  /// and changed since (a fork) still is.
+  /// Whether a bare value of lineage `lineage` is shown to Observation: not if made since the window
+  /// opened (a filtered copy dying in the closure would leave a scope subscribed to a dead registrar,
+  /// never released, as Observation does for a dropped object); a fork of an older value is.
   func showsBare(_ lineage: UInt64) -> Bool { lineage <= openedAfter }
 
 
 }
 
 extension ThreadContext {
-  /// Whether an Observation closure that recorded reads of ours runs on this thread now: its run
-  /// is not registered yet (Observation registers it as soon as the closure returns).
+  /// An Observation closure that recorded reads of ours runs here now: its run is not registered
+  /// yet (Observation registers it as the closure returns).
   var isInAppleClosure: Bool {
     window != nil && !hidesReadsFromApple && appleRecorder.hasOpenRun
   }
@@ -149,11 +126,9 @@ extension ThreadContext {
     }
   }
 
-  /// Whether Apple's Observation tracks on this thread now, asked where no holder is read
-  /// (entering `untracked`). Inside the closure whose reads of ours are this thread's open run,
-  /// it does. Otherwise it asks through the thread's own probe: a closure that records it stays
-  /// subscribed to it until a later ask finds Apple not tracking here, and the thread takes a new
-  /// one.
+  /// Whether Apple tracks on this thread now, asked where no holder is read (entering `untracked`):
+  /// yes inside the closure of this thread's open run; otherwise asked through the thread's probe,
+  /// replaced once an ask finds Apple not tracking (a closure that records it stays subscribed to it).
   func askApple() -> Bool {
     if window != nil && appleRecorder.hasOpenRun { return true }
     closeAppleWindow()  // whatever opened it has ended, or recorded nothing of ours: ask afresh
@@ -167,21 +142,18 @@ extension ThreadContext {
     return false
   }
 
-  /// A holder is about to ask Apple whether it tracks.
   @usableFromInline
   func askingApple() {
     window?.seen = false
   }
 
-  /// After a holder asked Apple: a window the detector did not confirm closes (Apple's closure
-  /// ended since).
+  /// After a holder asked Apple: a window the detector did not confirm closes (its closure ended).
   @usableFromInline
   func checkedApple() {
     if let window, !window.seen { closeAppleWindow() }
   }
 
-  /// An access of ours found Observation not tracking on this thread: the window is stale, and a
-  /// run its reads began is no closure's.
+  /// An access found Observation not tracking here: the window is stale, its run no closure's.
   func appleStoppedTracking() {
     closeAppleWindow()
     appleRecorder.dropUnrecordedRun()
@@ -198,10 +170,12 @@ extension ThreadContext {
   }
 }
 
-/// What the core tells Apple's Observation.
+/// What the core tells Apple's Observation: a read at a place it may track is recorded with a key
+/// path of the read's own; a change of a key it recorded queues one `withMutation` per closure,
+/// run with the deliveries after the mutation, outside every lock, each closure fired once.
 enum AppleObservation {
-  /// A read of `key` at `place` that Apple may be recording on this thread: recorded as the
-  /// current run's record (see `AppleSubscriptions`), listed at the place once Apple recorded it.
+  /// A read of `key` at `place` Apple may record on this thread: recorded in the current run (see
+  /// `AppleSubscriptions`), listed at the place once Apple recorded it.
   static func access(_ place: Subscribers, _ key: FieldKey, _ keyPath: AnyKeyPath?, _ context: ThreadContext) {
     let apple = place.makeApple()
     let recorder = context.appleRecorder
@@ -210,9 +184,8 @@ enum AppleObservation {
     recorder.accessed(read, of: key, at: apple)
   }
 
-  /// Asks Observation to record `read`; listed at its place once it did. Returns whether it did:
-  /// every access is also a probe — one Observation does not record means it does not track on
-  /// this thread.
+  /// Asks Observation to record `read`, listed at its place once it did. Returns whether it did:
+  /// every access is a probe, and one Observation does not record means it does not track here.
   static func access(_ read: AppleRead, of key: FieldKey, at apple: AppleSubscriptions, _ recorder: AppleRecorder) -> Bool {
     recorder.state.accessing = true
     recorder.state.sawTracking = false
@@ -225,8 +198,8 @@ enum AppleObservation {
     return true
   }
 
-  /// `changes` were written at `place`: Apple's scopes that read them hear it, after the
-  /// mutation, outside every lock.
+  /// `change` written at `place`: Apple's scopes that read it hear it after the mutation, outside
+  /// every lock.
   static func didChange(_ place: Subscribers, _ change: Change) {
     guard let apple = place.apple, apple.isObserved.load(ordering: .relaxed) else { return }
     didChange(place, [change])
@@ -268,8 +241,8 @@ enum AppleObservation {
     deliver(deliveries)
   }
 
-  /// Tells Apple's scopes that registered `keyPaths` at `apple` (called by the delivery loop): each
-  /// key path is a claimed run's, delivered once but for a change its own `onChange` makes.
+  /// Tells Apple's scopes that registered `keyPaths` at `apple` (from the delivery loop): each is a
+  /// claimed run's, delivered once, but for a change its own `onChange` makes.
   static func fire(_ apple: AppleSubscriptions, _ keyPaths: [KeyPath<AppleSubscriptions, Int>]) {
     let context = ThreadContext.current
     let thread = context.appleRecorder.thread

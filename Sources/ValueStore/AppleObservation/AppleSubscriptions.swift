@@ -1,33 +1,14 @@
 import Observation
 import Synchronization
 
-/// What Apple's Observation subscribed to at one place (a location, or a bare value's box): an
-/// `Observable` object whose registrar Observation's scopes subscribe to, and the records of the
-/// reads it recorded here, by key.
-///
-/// One-shot means one (issue 33, item 5a). Observation calls a scope's `onChange` once for each
-/// `withMutation` that finds it registered, and it stays registered for good if a `withMutation`
-/// lands between its registration and its installation (its `cancel` finds nothing to remove):
-/// Observation alone cannot keep it to one call. So every read Observation records here is a key
-/// path of its own (an `AppleRecord`), fired at most once, in the run of reads of its closure
-/// (an `AppleRun`), and a change fires a record only after claiming its run for its thread:
-///
-/// - **Another thread** claims a run for good: none of its other records fires again. A closure
-///   is called at most once, whichever threads change what it read and whether its registration
-///   was installed.
-/// - **The recording thread** releases the claim once the delivery ends: every closure that
-///   registered a fired key path was installed (it registered on this thread, before returning)
-///   and, called, cancelled, so its other key paths reach nobody — but a closure nested in it,
-///   which shares its run and registered only some of them, still hears the rest. Records the
-///   change reached meanwhile are deferred to the end of the delivery. A run registered by one
-///   closure is then over, and all its records are reused; in a run nested closures share, the
-///   fired records may fire again while an Observation closure still runs on the thread (it may
-///   register them yet), and are reused otherwise (`AppleRun.finish`).
-///
-/// A record is fired only once Observation registered it (it hashes the key path under the
-/// registrar's lock, seen by `AppleKey`): one not yet registered (its closure still running, or
-/// ended and not yet subscribed) stays for the next change of its key, which it hears, as a scope
-/// of Observation's own properties registered late does.
+/// What Apple's Observation subscribed to at one place (a location or a bare value's box): an
+/// `Observable` whose registrar its scopes subscribe to, and the records of its reads here, by key.
+/// One-shot (Design.md §7): Observation alone may call a scope's `onChange` more than once, so each
+/// read it records here is a key path of its own (an `AppleRecord`) in its closure's run (an
+/// `AppleRun`), fired at most once, after the run is claimed for the changing thread: for good by
+/// another thread, until the delivery ends by the recording one (records reached meanwhile are
+/// deferred to its end). A record fires only once registered; until then it waits for its key's
+/// next change, as a late scope of an `@Observable` property does.
 @usableFromInline
 final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by `registry`
   @usableFromInline let registrar = ObservationRegistrar()
@@ -57,10 +38,9 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
     keys[key, default: Records()].append(read)
   }
 
-  /// The key paths to fire for a change, made on `thread`, of the keys `changes` write (see
-  /// above): of each registered record whose run this change may claim — and of a run being
-  /// delivered on `thread` (its `onChange` made the change: Observation's own registration, not
-  /// yet cancelled, hears it). Records not registered yet stay. Requires the registry lock.
+  /// The key paths to fire for a change on `thread` of the keys `changes` write: registered records
+  /// whose run it may claim, and those of a run delivering on `thread` (its `onChange` made the
+  /// change; Observation, not cancelled yet, hears it). Requires the registry lock.
   func keyPaths(changing changes: [Change], on thread: ObjectIdentifier) -> [KeyPath<AppleSubscriptions, Int>] {
     var fired: [(KeyPath<AppleSubscriptions, Int>, AppleRun)] = []
     for index in keys.indices where changes.contains(where: { keys.keys[index].matches($0.key) }) {
@@ -96,11 +76,9 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
   /// How many keys Observation accessed here (for tests). Requires the registry lock.
   var keyCount: Int { keys.count }
 
-  /// The records of one key.
   private struct Records {
     private var entries: [AppleRead] = []
-    /// Dropped records are removed when the list grows past this (a key never changed keeps no
-    /// record of every closure that read it).
+    /// Dropped records are pruned past this size (a key never changed keeps no record of every reader).
     private var pruneAt = 8
 
     mutating func append(_ read: AppleRead) {
@@ -139,11 +117,9 @@ final class AppleSubscriptions: Observable, @unchecked Sendable {  // guarded by
   }
 }
 
-/// The counter of `AppleSubscriptions.serial`.
 private let nextAppleSerial = Atomic<UInt64>(0)
 
-/// The argument of a record's key path: hashing it tells the record that Observation recorded it
-/// or registered it.
+/// A record's key path argument: hashing it tells the record Observation recorded or registered it.
 struct AppleKey: Hashable, @unchecked Sendable {
   let record: AppleRecord
   static func == (lhs: Self, rhs: Self) -> Bool { lhs.record === rhs.record }
@@ -154,16 +130,10 @@ struct AppleKey: Hashable, @unchecked Sendable {
 }
 
 /// One read of a key at a place by one Observation closure, with a key path of its own
-/// (`\AppleSubscriptions.[apple: AppleKey(record:)]`, made once: a key path with an argument costs
-/// about a microsecond to make).
-///
-/// Until Observation registers it, only its own thread hashes it: when its closure records it
-/// (inside our `access`, `AppleRecorder.State.accessing`) and when the closure, ended, registers it —
-/// under the registrar's lock, so a `withMutation` that finds it registered runs after the
-/// registration. Every later hash (a cancel, a lookup, a rehash) is of a registered record.
-///
-/// Its thread reuses it for another read once no registration of its key path can remain
-/// (`AppleRun.finish`); each use is a generation of its own.
+/// (`\AppleSubscriptions.[apple: AppleKey(record:)]`, costly to make: reused once no registration
+/// of it can remain, `AppleRun.finish`, one generation per use). Until registered only its thread
+/// hashes it: recording it (inside our `access`) and registering it, under the registrar's lock, so
+/// a `withMutation` that finds it registered runs after. Later hashes are of a registered record.
 final class AppleRecord: @unchecked Sendable {
   /// Its thread's recording state (whether our `access` runs, whether its run is registered).
   private let state: AppleRecorder.State
@@ -179,7 +149,6 @@ final class AppleRecord: @unchecked Sendable {
 
   private init(state: AppleRecorder.State) { self.state = state }
 
-  /// A record and its key path.
   static func make(_ state: AppleRecorder.State) -> (AppleRecord, KeyPath<AppleSubscriptions, Int>) {
     let record = AppleRecord(state: state)
     return (record, \AppleSubscriptions.[apple: AppleKey(record: record)])
@@ -187,8 +156,7 @@ final class AppleRecord: @unchecked Sendable {
 
   var isRegistered: Bool { registered.load(ordering: .acquiring) }
 
-  /// Made ready for another read: no registration of its key path remains (see `AppleRun.finish`).
-  /// Its thread's, under the registry lock.
+  /// Ready for reuse: no registration of its key path remains. Its thread's, under the registry lock.
   func reset() {
     generation += 1
     isFired = false
@@ -214,8 +182,7 @@ final class AppleRecord: @unchecked Sendable {
     }
   }
 
-  /// Registered while an Observation closure ran on its thread: by a closure nested in another
-  /// (its own thread's).
+  /// Registered while an Observation closure ran on its thread: by a nested closure. Its thread's.
   @exclusivity(unchecked) private(set) var registeredInside = false
 }
 
@@ -234,8 +201,7 @@ final class AppleNesting: Observable, Sendable {
   }
 }
 
-/// A read as listed at its place: the record (in the generation it had), its key path, and the
-/// run it belongs to.
+/// A read as listed at its place: its record (in the generation it had), key path and run.
 struct AppleRead {
   let run: AppleRun
   let record: AppleRecord
@@ -246,8 +212,7 @@ struct AppleRead {
   var isDropped: Bool { generation != record.generation || run.isDone }
 }
 
-/// The reads an Observation closure recorded, with those of closures nested in it that ran
-/// before it registered (see `AppleSubscriptions`).
+/// The reads an Observation closure recorded, with those of nested closures before it registered.
 final class AppleRun: @unchecked Sendable {
   /// Its thread (`AppleRecorder.thread`).
   let thread: ObjectIdentifier
@@ -262,8 +227,8 @@ final class AppleRun: @unchecked Sendable {
   /// The thread delivering its notification now, and how deeply. Guarded by the registry.
   @exclusivity(unchecked) var deliveringOn: ObjectIdentifier?
   @exclusivity(unchecked) var depth = 0
-  /// Records a change reached while its delivery on the claiming thread was pending, to fire
-  /// once it ended. Guarded by the registry.
+  /// Records a change reached while the delivery on the claiming thread was pending, fired once it
+  /// ends. Guarded by the registry.
   @exclusivity(unchecked) var deferred: [(AppleSubscriptions, KeyPath<AppleSubscriptions, Int>)] = []
 
   init(thread: ObjectIdentifier) { self.thread = thread }
@@ -274,13 +239,11 @@ final class AppleRun: @unchecked Sendable {
     records.allSatisfy { $0.0.isRegistered && !$0.0.registeredInside }
   }
 
-  /// Its notifications were delivered on `thread` (see `AppleSubscriptions`). On its own thread,
-  /// the claim ends. A run of one closure (`isOneClosure`) is over: its closure was called and
-  /// cancelled, and all its records are reused. Otherwise the records deferred meanwhile are
-  /// claimed again and returned to fire (a closure nested in the one called may have registered
-  /// them), and the fired records may fire again while an Observation closure runs there
-  /// (`appleTracks`), or are reused; the others stay. Records to reuse are reset and returned.
-  /// Requires the registry lock.
+  /// Its notifications were delivered on `thread`: on another thread the run is done; on its own the
+  /// claim ends, and a run of one closure is over (called and cancelled), all its records reused.
+  /// Otherwise deferred records are claimed again and returned to fire (a nested closure may have
+  /// registered them), and fired ones may fire again while an Observation closure runs (`appleTracks`)
+  /// or are reset and returned for reuse. Requires the registry lock.
   func finish(
     on thread: ObjectIdentifier, isOneClosure: Bool, appleTracks: Bool
   ) -> (reusable: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)], deferred: [(AppleSubscriptions, KeyPath<AppleSubscriptions, Int>)]) {
@@ -319,8 +282,7 @@ final class AppleRun: @unchecked Sendable {
 /// One thread's recording of reads for Apple's Observation: its current run, and its records by
 /// place and key (a closure reading a key twice records one key path).
 final class AppleRecorder: @unchecked Sendable {  // its thread's own
-  /// What a record asks when Observation hashes it. Its own object: records outlive runs, and
-  /// must not keep one alive.
+  /// What a record asks when Observation hashes it; its own object, so records keep no run alive.
   final class State: @unchecked Sendable {  // its thread's own
     /// Set while our `access` runs on this thread (see `AppleRecord.hashed`).
     @exclusivity(unchecked) var accessing = false
@@ -328,8 +290,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     @exclusivity(unchecked) var isSealed = true
     /// It was, while an Observation closure ran on the thread (see `AppleRun.finish`).
     @exclusivity(unchecked) var sealedInside = false
-    /// Set when Observation records a key path of ours on this thread: a record in our `access`,
-    /// or `AppleNesting`'s.
+    /// Set when Observation records a key path of ours here: a record's, or `AppleNesting`'s.
     @exclusivity(unchecked) var sawTracking = false
     private let nesting = AppleNesting()
 
@@ -342,11 +303,9 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   }
 
   let state = State()
-  /// Names this thread's runs.
   var thread: ObjectIdentifier { ObjectIdentifier(self) }
   @exclusivity(unchecked) private var run: AppleRun?
   @exclusivity(unchecked) private var records: [Place: AppleRead] = [:]
-  /// Records ready for reuse, with their key paths.
   @exclusivity(unchecked) private var pool: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)] = []
   /// How many records this thread made, and how many wait for reuse (for tests).
   @exclusivity(unchecked) private(set) var made = 0
@@ -357,14 +316,12 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     let key: FieldKey
   }
 
-  /// The last few reads this thread recorded in its current run, each with the records
-  /// Observation recorded for it (forgotten when a run starts). Repeated in the current run, a read
-  /// records nothing of ours; its key paths are recorded again — a closure nested in another
-  /// shares the run but has an access list of its own.
+  /// The last few reads of the current run, each with the records Observation recorded for it
+  /// (forgotten when a run starts). A repeated read records nothing of ours, but its key paths are
+  /// recorded again: a nested closure shares the run, not its access list.
   @exclusivity(unchecked) private var recent: [(read: Read, accesses: [Access])] = []
   @exclusivity(unchecked) private var accessesSinceRead: [Access] = []
-  /// Weakly: a closure's scopes subscribed at a place must go with it (its holder), not stay
-  /// until this thread reads again.
+  /// Weakly: a closure's scopes subscribed at a place go with its holder.
   struct Access {
     weak var place: AppleSubscriptions?
     let read: AppleRead
@@ -388,14 +345,12 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   }
   @exclusivity(unchecked) private var reading: Read?
 
-  /// Whether `read` repeats a recent one of the open run; if so its records are recorded again.
-  /// Starts `read`.
+  /// Starts `read`; whether it repeats a recent read of the open run (its records recorded again).
   func repeats(_ read: Read) -> Bool {
     startsRead(read)
     guard hasOpenRun, let index = recent.firstIndex(where: { $0.read == read }) else { return false }
-    // In place, through a mutable base address (a buffer's subscript, or a read through an
-    // immutable one, copies the access, and copying one copies its weak reference). Nothing
-    // below touches `recent`.
+    // In place, through a mutable base address: a subscript copies the access, and so its weak
+    // reference. Nothing below touches `recent`.
     let isTracked = recent[index].accesses.withUnsafeMutableBufferPointer { accesses in
       guard let base = accesses.baseAddress else { return true }
       for access in 0..<accesses.count {
@@ -420,10 +375,9 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
 
   func forgetRecentReads() { recent.removeAll() }
 
-  /// Observation did not record the current run's first read (it does not track on this thread):
-  /// the run is dropped and its records reused — nothing registered their key paths — so that no
-  /// later read counts as inside a closure. A run Observation recorded reads of stays until it
-  /// registers them.
+  /// Observation did not record the current run's first read (it does not track here): the run is
+  /// dropped and its records reused (nothing registered them), so no later read counts as inside a
+  /// closure. A run Observation recorded reads of stays until it registers them.
   func dropUnrecordedRun() {
     guard let run, !state.isSealed, !run.records.contains(where: { $0.0.isRecorded }) else { return }
     self.run = nil

@@ -1,6 +1,5 @@
-/// Stops with `message` unless `condition` holds — for bad input a caller must be told about. In
-/// every build: an optimized build drops `precondition`'s message, and "duplicate id 3" is what
-/// the user needs to read.
+/// Stops with `message` unless `condition` holds: bad input a caller must be told about, in every
+/// build (an optimized build drops `precondition`'s message).
 @inlinable @inline(__always)
 func require(
   _ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line

@@ -1,29 +1,21 @@
 import Foundation
 
-/// Reads enum payloads without reflection: the case from the runtime (``EnumTag``), which case
-/// carries which payload type (and whether indirectly) from the enum's field descriptor, read
-/// once per type, and the payload from the value witnesses that project it in place.
-///
-/// Payload types are compared by *shape*, without tuple labels: a case constructor's parameter
-/// types are unlabeled (`case a(x: Int)` makes an `(Int) -> E`, `case b(x: Int, y: Int)` an
-/// `(Int, Int) -> E`), while the descriptor records `(x: Int)` and `(x: Int, y: Int)`.
-///
-/// Used by ``CaseExtractor``; what it cannot decide (a descriptor it cannot read; a payload
-/// stored differently than a generic `Value` would be) is left to reflection.
+/// Reads enum payloads without reflection: the case from ``EnumTag``, each case's payload type (and
+/// indirectness) from the field descriptor, once per type, and the payload through the value
+/// witnesses that project it in place. Payload types are compared by *shape*, without tuple labels
+/// (a case constructor's are unlabeled). What it cannot decide (an unreadable descriptor, a payload
+/// stored unlike a generic `Value`) its user, ``CaseExtractor``, leaves to reflection.
 @usableFromInline
 enum EnumPayload {
   /// Which case of an enum carries a payload type.
   @usableFromInline
   enum Carrier {
-    /// Exactly one case: this one.
     case unique(tag: UInt32, isIndirect: Bool)
     /// Several cases (`.a(Int)`, `.b(Int)`): a value's case tells which.
     case shared
-    /// Not decidable here.
     case unknown
   }
 
-  /// The case of `Root` that carries a `Value`.
   @usableFromInline
   static func carrier<Root, Value>(of _: Value.Type, in _: Root.Type) -> Carrier {
     guard EnumTag.isEnum(Root.self), let cases = cases(of: Root.self) else { return .unknown }
@@ -45,8 +37,7 @@ enum EnumPayload {
     }
   }
 
-  /// A tuple type's element types (tuple metadata: kind, count, labels, then (type, offset)
-  /// pairs); nil for another type.
+  /// A tuple type's element types, from its metadata (kind, count, labels, (type, offset) pairs).
   static func tupleElements(_ type: Any.Type) -> [Any.Type]? {
     let metadata = EnumTag.metadata(type)
     guard metadata.load(as: Int.self) == 0x301 else { return nil }
@@ -57,10 +48,8 @@ enum EnumPayload {
     }
   }
 
-  /// Whether a value of `type` stored in a (non-generic) enum has the layout a generic `Value`
-  /// of that type has. Functions and metatypes do not: a concrete context stores them in their
-  /// own representation (a thin metatype, a function without reabstraction), also inside tuples
-  /// and optionals.
+  /// Whether a `type` value stored in a non-generic enum has a generic `Value`'s layout. Functions
+  /// and metatypes do not (stored thin, without reabstraction), also inside tuples and optionals.
   static func isStoredAsGeneric(_ type: Any.Type) -> Bool {
     let metadata = EnumTag.metadata(type)
     switch metadata.load(as: Int.self) {
@@ -78,11 +67,8 @@ enum EnumPayload {
     }
   }
 
-  // MARK: - Projection
-
-  /// The value witnesses that take an enum value apart in place and put it back together:
-  /// `project` leaves the payload of the value's case at its start (clearing any tag bits stored
-  /// in the payload's spare bits); `inject` sets the tag again.
+  /// The value witnesses that take an enum value apart in place: `project` leaves the case's payload
+  /// at its start (clearing tag bits stored in its spare bits); `inject` sets the tag again.
   @usableFromInline
   struct Witnesses {
     @usableFromInline typealias Project = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
@@ -102,8 +88,8 @@ enum EnumPayload {
     }
   }
 
-  /// A copy of `root`'s payload, `root` being in case `tag`: projected in a bitwise copy of
-  /// `root` (projecting only clears tag bits, so the copy owns nothing and is never destroyed).
+  /// A copy of `root`'s payload (case `tag`), projected in a bitwise copy of `root`: projecting only
+  /// clears tag bits, so the copy owns nothing and is never destroyed.
   @inlinable
   static func project<Root, Value>(_ root: Root, indirect: Bool, as _: Value.Type) -> Value {
     withUnsafeBytes(of: root) { bytes in
@@ -123,8 +109,7 @@ enum EnumPayload {
     }
   }
 
-  /// Runs `body` on `root`'s payload where it is, `root` being in case `tag`, whose payload is
-  /// not indirect: no copy is made, so a payload with copy-on-write storage stays unique.
+  /// Runs `body` on `root`'s (non-indirect) payload in place: no copy, so its storage stays unique.
   static func modify<Root, Value, Result>(
     _ root: inout Root, tag: UInt32, as _: Value.Type, _ body: (inout Value) throws -> Result
   ) rethrows -> Result {
@@ -136,8 +121,6 @@ enum EnumPayload {
       return try body(&raw.assumingMemoryBound(to: Value.self).pointee)
     }
   }
-
-  // MARK: - Case descriptors
 
   struct CaseInfo: @unchecked Sendable {  // an immutable metatype
     let name: String
@@ -160,7 +143,6 @@ enum EnumPayload {
     var shape: Shape? { payloadType.map(Shape.init) }
   }
 
-  /// An enum's cases by tag, and which case carries each payload shape.
   final class EnumCases: @unchecked Sendable {  // immutable
     let cases: [CaseInfo]
     let carriers: [Shape: Carrier]
@@ -185,22 +167,20 @@ enum EnumPayload {
     return cases[Int(tag)]
   }
 
-  /// What each case of `type` carries, by tag, read from its descriptor once; nil for a type whose
-  /// layout this cannot reproduce. Precondition: an enum.
+  /// Each case of `type` by tag, read once; nil if this cannot reproduce its layout. Precondition: an enum.
   static func cases(of type: Any.Type) -> EnumCases? {
     casesByType.value(for: type) { readCases($0).map(EnumCases.init) }
   }
 
   private static let casesByType = TypeCache<EnumCases?>()
 
-  /// `Root`'s case `tag`, or the cases that carry a `Value`, for messages: `AppAction.counter`,
-  /// `AppAction.a or .b`.
   /// The name of `value`'s case (`.login`), for messages; nil when `T` is not an enum.
   @usableFromInline static func caseName<T>(of value: T) -> String? {
     guard EnumTag.isEnum(T.self), let info = caseInfo(T.self, tag: EnumTag.tag(of: value)) else { return nil }
     return ".\(info.name)"
   }
 
+  /// `Root`'s case `tag`, or the cases carrying a `Value`, for messages (`AppAction.a or .b`).
   static func describe<Root, Value>(_: Root.Type, _: Value.Type, tag: UInt32?) -> String {
     let type = String(reflecting: Root.self).split(separator: ".", maxSplits: 1).last.map(String.init) ?? "\(Root.self)"
     let cases = EnumTag.isEnum(Root.self) ? cases(of: Root.self)?.cases ?? [] : []
@@ -211,12 +191,9 @@ enum EnumPayload {
     return "\(type)." + named.map(\.name).joined(separator: " or .")
   }
 
-  /// The enum's cases in the runtime's numbering, from its type descriptor's field records (in
-  /// declaration order). The runtime numbers the cases with a payload first, then the others —
-  /// and a payload the compiler knew to be empty (`case child(Empty)`) makes no payload case.
-  /// Reproduced here by the payload's size, and checked against the descriptor's count of payload
-  /// cases: a type where they disagree (a generic payload instantiated with an empty type) is
-  /// left to reflection.
+  /// The enum's cases in the runtime's numbering (payload cases first; a payload known to be empty
+  /// makes none), from its descriptor's field records. Checked against the descriptor's payload-case
+  /// count: where they disagree (a generic payload instantiated with an empty type), nil (reflection).
   static func readCases(_ type: Any.Type) -> [CaseInfo]? {
     let metadata = EnumTag.metadata(type)
     let descriptor = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
@@ -300,9 +277,8 @@ enum EnumPayload {
   }
 }
 
-/// The runtime's resolver of a mangled type name in a generic context (what `Mirror` uses), found
-/// by name: its symbol is reserved, so it cannot be declared for direct calls. Its arguments are
-/// passed as a C function's would be.
+/// The runtime's resolver of a mangled type name in a generic context (what `Mirror` uses), looked
+/// up by name: its symbol is reserved, so it cannot be declared. Called as a C function.
 private let getTypeByMangledNameInContext:
   (@convention(c) (UnsafePointer<UInt8>, UInt, UnsafeRawPointer?, UnsafeRawPointer?) -> UnsafeRawPointer?)? = {
     #if canImport(Darwin)

@@ -1,8 +1,6 @@
-/// The case of an enum value, as the Swift runtime numbers it: read from the value witness table
-/// of the enum's metadata (`getEnumTag`), in a few nanoseconds, without reflection.
-///
-/// Payload cases are numbered first, in declaration order, then the cases without payload. The
-/// numbering is the runtime's own: stable for a type within a process, the same for every value.
+/// The case of an enum value as the Swift runtime numbers it (payload cases first, in declaration
+/// order, then the others; stable within a process): read through the enum's `getEnumTag` value
+/// witness, without reflection.
 @usableFromInline
 enum EnumTag {
   /// Metadata kinds of enums (`MetadataKind::Enum` and `MetadataKind::Optional`).
@@ -29,8 +27,7 @@ enum EnumTag {
     return withUnsafePointer(to: value) { getEnumTag(UnsafeRawPointer($0), type) }
   }
 
-  /// Where `getEnumTag` is in a value witness table; `destructiveProjectEnumData` and
-  /// `destructiveInjectEnumTag` follow it.
+  /// Where `getEnumTag` is in a value witness table; the project and inject witnesses follow it.
   @usableFromInline
   static let getEnumTagOffset =
     8 * MemoryLayout<UnsafeRawPointer>.size + 2 * MemoryLayout<Int>.size + 2 * MemoryLayout<UInt32>.size

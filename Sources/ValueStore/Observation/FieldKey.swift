@@ -1,9 +1,6 @@
-/// Identifies what was read or written on an ``Extent``: a stored field of the observed struct
-/// (its byte offset in `Fields`), or one of the special keys below.
-///
-/// Offsets are cheap to derive from a key path (`MemoryLayout.offset(of:)`) and compare as
-/// integers, which avoids hashing key paths on the notification path (Apple's cost). A struct,
-/// not an `Int`, so that its special keys and `matches` stay off every integer.
+/// What was read or written on an ``Extent``: a stored field (its byte offset in `Fields`: cheap to
+/// derive, compared as an integer, no key path hashed on the notification path), or a special key.
+/// A struct, so that special keys and `matches` stay off every `Int`.
 @usableFromInline @frozen
 struct FieldKey: Hashable, Sendable {
   /// A field's byte offset (≥ 0), or a negative special key.
@@ -27,7 +24,6 @@ struct FieldKey: Hashable, Sendable {
     MemoryLayout<Fields>.offset(of: keyPath).map(FieldKey.init(rawValue:)) ?? .any
   }
 
-  /// The field's byte offset, if this key names a stored field.
   @inlinable
   var offset: Int? { rawValue >= 0 ? rawValue : nil }
 

@@ -7,13 +7,9 @@ import Darwin
 #endif
 import Synchronization
 
-/// A plain mutex for the registry, root holders and `LockIsolated`, which knows the thread that
-/// holds it: taking it again on that thread stops with `reentryMessage` instead of deadlocking
-/// (a non-recursive mutex taken twice by one thread never returns).
-///
-/// `Synchronization.Mutex` requires `sending` results, which generic bodies returning non-Sendable
-/// values cannot provide, and it has been reported slow under contention on Linux; a pthread mutex
-/// has neither problem (see Design.md, "Locks", for the measurement).
+/// A pthread mutex (the registry, root holders, `LockIsolated`) that knows its holding thread:
+/// taking it again on that thread stops with `reentryMessage` instead of deadlocking. Not
+/// `Synchronization.Mutex`: see Design.md, "Locks".
 @usableFromInline
 final class Lock: @unchecked Sendable {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -34,7 +30,6 @@ final class Lock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  /// Whether the calling thread holds this lock.
   var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == currentThreadID() }
 
   @inlinable
@@ -44,8 +39,7 @@ final class Lock: @unchecked Sendable {
     return try body()
   }
 
-  /// Takes the lock (prefer ``withLock(_:)``; this is for bodies that must stay inlined in their
-  /// caller, where a closure would not be).
+  /// Takes the lock; for bodies that must stay inlined in their caller (prefer ``withLock(_:)``).
   @inlinable
   func lock() {
     let me = currentThreadID()

@@ -6,9 +6,7 @@
 /// print(log.value)
 /// ```
 ///
-/// A pthread mutex underneath, which the thread sanitizer understands. (`Synchronization.Mutex`
-/// on Linux hands a contended lock over through the kernel, where the sanitizer cannot see it, and
-/// reports data races that are not there — see Design.md, "Locks".)
+/// A pthread mutex underneath, which the thread sanitizer understands (see Design.md, "Locks").
 public final class LockIsolated<Value> {
   private let lock = Lock(reentryMessage: "LockIsolated.withValue was called again from inside its own body")
   /// Guarded by `lock`.

@@ -1,11 +1,9 @@
 /// A struct whose fields are observed one by one, through copies, without macros.
 ///
-/// Keep the fields in a nested `Fields` struct stored in ``Observed``; read and write them as if
-/// they were the struct's own (`state.count += 1`, `state.child?.title = "x"`, key paths like
-/// `\Counter.count`). Computed properties and methods are tracked through the fields they read.
-/// Inside the type, write `self.count`: dynamic members need an explicit `self`. Declare them on
-/// the struct, not on `Fields`: one on `Fields` reads the fields directly, unseen, so reading it
-/// through a store counts as a read of every field (any change of the value notifies it).
+/// Keep the fields in a nested `Fields` struct stored in ``Observed``; use them as the struct's own
+/// (`state.count += 1`, `\Counter.count`; inside the type `self.count`: dynamic members need `self`).
+/// Declare computed properties on the struct: they are tracked through the fields they read (one on
+/// `Fields` reads them unseen, so reading it counts as reading every field).
 ///
 /// ```swift
 /// struct Counter: ObservableState, Equatable, Codable {
@@ -15,24 +13,20 @@
 /// }
 /// ```
 ///
-/// Make one with values through `Fields`' memberwise initializer — no initializer of your own:
+/// Make one with `Fields`' memberwise initializer, no initializer of your own:
 ///
 /// ```swift
 /// let counter = Counter(.init(count: 3))      // fact = nil
 /// ```
 ///
-/// `Equatable`, `Hashable`, `Codable` and `Sendable` are synthesized from `Fields`; when `Fields` is
-/// `Identifiable`, so is the state (declare `Identifiable`, nothing else). Codable encodes the
-/// fields under the key `_$fields`.
+/// `Equatable`, `Hashable`, `Codable` (under the key `_$fields`) and `Sendable` are synthesized
+/// from `Fields`; so is `Identifiable` when `Fields` is (declare it, nothing else).
 ///
-/// To keep a stored property out of observation (Observation's `@ObservationIgnored`), declare it
-/// on the struct beside `_$fields` instead of in `Fields`: it is read and written as a plain
-/// property, never tracked, and changing it notifies nobody. Such a type declares
-/// `init(_$fields:)` itself, as its memberwise initializer then takes the property too.
+/// A stored property beside `_$fields` (not in `Fields`) is never tracked (`@ObservationIgnored`);
+/// such a type declares `init(_$fields:)`, as its memberwise one takes the property too.
 ///
-/// The holders' own properties are named so that they do not hide fields: `store.state`,
-/// `root.value` and `store.isPresent` read fields of those names (the holders' are
-/// ``Store/currentState``, ``ObservedRoot/currentValue`` and ``Store/hasState``).
+/// Holders' own properties do not hide fields (`store.state`, `root.value`, `store.isPresent` read
+/// fields): they are ``Store/currentState``, ``ObservedRoot/currentValue`` and ``Store/hasState``.
 @dynamicMemberLookup
 public protocol ObservableState: ObservationIdentifiable {
   /// The stored fields.
@@ -40,9 +34,8 @@ public protocol ObservableState: ObservationIdentifiable {
   /// The fields and their observation record. Declare it as `var _$fields = Observed(Fields())`.
   var _$fields: Observed<Fields> { get set }
 
-  /// A state with these fields. Swift's memberwise initializer provides it; declare it yourself
-  /// (one line, `self._$fields = _$fields`) in a public type, or in one with initializers of its
-  /// own in its body (or move those to an extension).
+  /// A state with these fields (the memberwise initializer). Declare it, `self._$fields = _$fields`,
+  /// in a public type, or one with initializers in its body (or move those to an extension).
   init(_$fields: Observed<Fields>)
 }
 
@@ -56,14 +49,10 @@ extension ObservableState {
   @inlinable
   public mutating func _detach() { _$fields.detach() }
 
-  /// A field, read and written with the semantics its type calls for: an observable value (a child,
-  /// an optional child, a collection, an enum) by identity — replacing it notifies this field's
-  /// observers, mutating it in place only the observers of what changed inside it; an `Equatable`
-  /// value by equality — assigning an equal value, or mutating a trivial one back to an equal value
-  /// (`count += 0`), notifies nobody; anything else on every write.
-  ///
-  /// A single accessor, so that a chain of any length (`s.a.b.c.d.e.count += 1`) type-checks in
-  /// linear time.
+  /// A field, with its type's semantics: an observable value (a child, an optional, a collection,
+  /// an enum) by identity — replacing it notifies this field's observers, mutating it in place those
+  /// of what changed inside; an `Equatable` value by equality — an equal value (or `count += 0`)
+  /// notifies nobody; anything else on every write. One accessor: any chain type-checks in linear time.
   @inlinable
   public subscript<T>(dynamicMember keyPath: WritableKeyPath<Fields, T>) -> T {
     get { _$fields.read(keyPath) }
@@ -73,7 +62,7 @@ extension ObservableState {
 }
 
 extension ObservableState {
-  /// A state with `fields`: the memberwise initializer of `Fields` does the rest.
+  /// A state with `fields`; `Fields`' memberwise initializer does the rest.
   ///
   /// ```swift
   /// struct Counter: ObservableState {

@@ -1,7 +1,7 @@
 /// What an observer is told when it fires: which of the fields it read changed.
 ///
-/// Fields are named by key paths into the observed struct's `Fields`
-/// (`\Counter.Fields.count`), or `nil`-free special paths for a collection's structure.
+/// Key paths into the observed struct's `Fields` (`\Counter.Fields.count`), or a collection's
+/// special paths.
 // Key paths are immutable values; Swift 6.3 just does not mark AnyKeyPath Sendable.
 public struct ObservationChange: @unchecked Sendable {
   /// The key paths of the tracked fields that changed, in the order they were first changed.

@@ -1,21 +1,17 @@
 import Synchronization
 
-/// What a parent compares, before and after a mutation of one of its fields, to tell an in-place
-/// mutation of the same value from its replacement by another value.
+/// What a parent compares before and after a field's mutation to tell mutation in place from
+/// replacement.
 ///
-/// For an observable struct it is its ``Extent``; for an optional, the payload's (or none); for an
-/// enum, the case and its payload's; for a collection, its structure's. Two identities are equal
-/// only when they denote the same value in the same place: a freshly made value never has the
-/// identity of the value it replaces, even when the two are equal.
+/// An observable struct's ``Extent``, an optional's or enum case's payload's, a collection's
+/// structure's. Equal only for the same value in the same place (a fresh value never has the
+/// identity of the one it replaces, even if the two are equal).
 @frozen
 public struct ObservationIdentity: Equatable, Sendable {
   @usableFromInline let serial: UInt64
   @usableFromInline let tag: Int
-  /// Valid only while the value that produced this identity is alive and unchanged.
-  ///
-  /// `Unmanaged`, not `unowned(unsafe) let extent: Extent?`: with Swift 6.3.1 at `-Onone`, a loop
-  /// over an array of structs holding an `unowned(unsafe)` optional never ends (the iterator does
-  /// not advance; `EnumTagTests` found it).
+  /// Valid only while the value that produced this identity is alive and unchanged. `Unmanaged`,
+  /// not `unowned(unsafe)`: a Swift 6.3.1 `-Onone` miscompile (Design.md §2, "Identity").
   @usableFromInline let unmanagedExtent: Unmanaged<Extent>?
 
   @inlinable
@@ -33,8 +29,7 @@ public struct ObservationIdentity: Equatable, Sendable {
     self.init(serial: extent.serial, tag: tag, extent: extent)
   }
 
-  /// The identity of `value`'s case, an enum case without observable payload: its case, as the
-  /// runtime numbers it — no integers to pick, none to collide.
+  /// The identity of `value`'s case as the runtime numbers it, for a case without observable payload.
   ///
   /// ```swift
   /// enum Mode: ObservationIdentifiable {
@@ -49,10 +44,8 @@ public struct ObservationIdentity: Equatable, Sendable {
   /// }
   /// ```
   ///
-  /// A case with a payload that is not observable (`case note(String)`) is described by its case
-  /// alone, which cannot tell `.note("a")` from `.note("b")`: its identity is *opaque* — equal to
-  /// no other, so writing such a value is a change, unless the place it is written to can compare
-  /// the values (the enum is `Equatable`), which it then does.
+  /// A case with a plain payload (`case note(String)`) has an *opaque* identity, equal to no other:
+  /// writing it is a change unless the place can compare the values (the enum is `Equatable`).
   @inlinable
   public init<Enum>(caseOf value: Enum) {
     self = Self.caseIdentity(tag: EnumTag.tag(of: value), of: Enum.self)
@@ -63,8 +56,7 @@ public struct ObservationIdentity: Equatable, Sendable {
     EnumPayload.caseInfo(type, tag: tag)?.isPayloadCase == false ? Self(case: Int(tag)) : opaque(tag: Int(tag))
   }
 
-  /// An identity that does not describe its value (see ``init(caseOf:)``): its serial is one no
-  /// extent, no other opaque identity and not `absent` ever has.
+  /// An identity that does not describe its value; its serial is no extent's, `absent`'s or another's.
   @usableFromInline
   static func opaque(tag: Int) -> Self {
     Self(serial: opaqueSerials | nextOpaqueSerial.wrappingAdd(1, ordering: .relaxed).newValue, tag: tag, extent: nil)
@@ -72,8 +64,7 @@ public struct ObservationIdentity: Equatable, Sendable {
 
   @usableFromInline static let opaqueSerials: UInt64 = 1 << 63
 
-  /// Whether this identity does not describe its value: two values with opaque identities may be
-  /// equal; only comparing them tells.
+  /// Two values with opaque identities may be equal; only comparing them tells.
   @inlinable
   var isOpaque: Bool { serial & Self.opaqueSerials != 0 && serial != Self.absent.serial }
 
@@ -83,8 +74,7 @@ public struct ObservationIdentity: Equatable, Sendable {
     self.init(case: Int(EnumTag.tag(of: value)), payload)
   }
 
-  /// The identity of a payload-less enum case, by a number of your choosing (prefer
-  /// ``init(caseOf:)``, which numbers cases for you).
+  /// A payload-less case's identity, by a number of your choosing (prefer ``init(caseOf:)``).
   ///
   /// ```swift
   /// enum Mode: ObservationIdentifiable {
@@ -102,8 +92,8 @@ public struct ObservationIdentity: Equatable, Sendable {
     self.init(serial: 0, tag: tag, extent: nil)
   }
 
-  /// The identity of `nil`: its serial is one no extent and no `init(case:)` ever has, so `nil`
-  /// never equals a wrapped payload-less case (`Mode?.none` vs `.some(.idle)`).
+  /// The identity of `nil`: its serial is no extent's nor `init(case:)`'s, so `nil` never equals a
+  /// wrapped payload-less case (`Mode?.none` vs `.some(.idle)`).
   @usableFromInline
   static let absent = ObservationIdentity(serial: .max, tag: 0, extent: nil)
 
@@ -113,16 +103,14 @@ public struct ObservationIdentity: Equatable, Sendable {
     self = isOpaque ? Self.opaque(tag: tag) : Self(case: tag)
   }
 
-  /// The identity of an enum case whose payload is observable: the case and the payload's identity.
+  /// An enum case with an observable payload: the case and the payload's identity.
   @inlinable
   public init(case tag: Int, _ payload: some ObservationIdentifiable) {
     self.init(case: tag, payloadIdentity: payload.observationIdentity)
   }
 
-  /// The payload's serial and extent, and a tag mixing the case's with the payload's. A mix, not
-  /// an arithmetic combination: `case + 31 × inner case` made `.inner(.x)` (0 + 31 × 1) the
-  /// identity of an outer payload-less case 31, and a change from one to the other was lost (an
-  /// adversarial probe found it). A 64-bit mix of both hits a given tag with probability 2⁻⁶⁴.
+  /// The payload's serial and extent, with a tag mixing the case's and the payload's: an arithmetic
+  /// combination lets distinct cases collide; a 64-bit mix hits a given tag with probability 2⁻⁶⁴.
   @inlinable
   init(case tag: Int, payloadIdentity identity: ObservationIdentity) {
     self.init(serial: identity.serial, tag: Self.mix(tag, identity.tag), extent: identity.extent)
@@ -137,8 +125,8 @@ public struct ObservationIdentity: Equatable, Sendable {
     return Int(bitPattern: UInt(z ^ (z >> 31)))
   }
 
-  /// A wrapped value's identity in an optional: its own, but for a wrapped `nil` (`Child??`
-  /// holding `.some(nil)`), which would be `absent` like the outer `nil`: one level deeper.
+  /// A wrapped value's identity in an optional: its own, but a wrapped `nil` (`Child??` holding
+  /// `.some(nil)`) is `absent` one level deeper.
   @inlinable
   static func wrapping(_ identity: ObservationIdentity) -> ObservationIdentity {
     identity.serial == absent.serial ? Self(serial: absent.serial, tag: identity.tag &+ 1, extent: nil) : identity
@@ -149,10 +137,8 @@ public struct ObservationIdentity: Equatable, Sendable {
     lhs.serial == rhs.serial && lhs.tag == rhs.tag
   }
 
-  /// What stays the same while a value stays in its place — through its copies and the forks
-  /// they cause — and differs for another value put there (a child presented anew). An opaque
-  /// identity (a plain payload: an alert) cannot tell its values apart: its value id is its case,
-  /// so that at least another case is another value.
+  /// Stays the same while a value stays in its place (through copies and forks) and differs for
+  /// another value put there. An opaque identity's is its case: another case is another value.
   var valueID: ValueID {
     if let extent { return ValueID(serial: extent.valueID, tag: tag) }
     return ValueID(serial: isOpaque ? Self.opaqueSerials : serial, tag: tag)
@@ -165,27 +151,16 @@ public struct ObservationIdentity: Equatable, Sendable {
 }
 
 /// A value that a parent field observes by identity: replacing it notifies the field's observers,
-/// mutating it in place notifies only the observers of what changed inside it.
+/// mutating it in place only the observers of what changed inside it.
 ///
 /// Observable structs, optionals of them, ``IdentifiedArray`` and arrays of observable elements
-/// conform already. An enum whose cases carry observable state needs nothing: where it is stored
-/// (a field, an optional field, an identified array, a ``StackState``, another enum's payload) it
-/// is observed exactly as if it conformed as below, its layout read at run time — so
-/// `enum Destination { case edit(EditFeature.State), alert(AlertState<Alert>) }` is enough.
-///
-/// Observed as one plain value instead (any change in it notifies all its readers, and a copy
-/// assigned elsewhere is not detached: its readers may hear the other place's changes — spurious,
-/// never lost): a case declared `indirect`, a case carrying several values (`case edit(Form.State,
-/// Int)`), a plain `Array` of such an enum, and any plain struct or tuple wrapping observable state.
-/// Make such a payload an ``ObservableState`` to observe it field by field.
-///
-/// To conform by hand (the same behaviour, checked by the compiler), return the case and
-/// its observable payload (see ``ObservationIdentity/init(caseOf:_:)``), the case alone for the
-/// other cases (payload-less or with a plain payload, ``ObservationIdentity/init(caseOf:)``), and
-/// by detaching the observable payload; then an action that leaves a case unchanged notifies
-/// nobody, and mutating an observable payload in place notifies only the payload's observers.
-/// Make the enum `Equatable`: a plain payload is then compared by value (otherwise every write of
-/// such a case through a field notifies its readers).
+/// conform; an enum whose cases carry observable state needs nothing (its layout is read at run
+/// time). Observed as one plain value instead (any change notifies all readers; a copy assigned
+/// elsewhere is not detached: spurious notifications, never lost ones): an `indirect` case, a case
+/// of several values, a plain `Array` of such enums, a plain struct or tuple wrapping observable
+/// state (make it an ``ObservableState``). To conform by hand, return the case with its observable
+/// payload, or the case alone, and detach the payload. Make the enum `Equatable`, or every write
+/// of a plain-payload case through a field notifies its readers.
 ///
 /// ```swift
 /// enum Mode: Equatable, ObservationIdentifiable {
@@ -208,30 +183,25 @@ public protocol ObservationIdentifiable {
   /// This value's identity; must be O(1) and must not record a tracked access.
   var observationIdentity: ObservationIdentity { get }
 
-  /// Gives this value an identity of its own if it shares one with another value, so two places
-  /// never share observers. Called on a value just assigned into a field. The default does nothing.
+  /// Gives this value an identity of its own if it shares one, so two places never share observers.
+  /// Called on a value just assigned into a field. Default: nothing.
   mutating func _makeIdentityUnique()
 
-  /// Reconciles values this one contains in slots that no accessor of theirs reconciles (the
-  /// elements of a plain array), at `place`, where this value sits. Called after every write
-  /// through a field. The default does nothing.
+  /// Reconciles values held where no accessor of theirs does (a plain array's elements), at
+  /// `place`, where this value sits. Called after every write through a field. Default: nothing.
   func _adoptForks(in place: _ObservationPlace)
 
-  /// The identities of the observable values this one holds where no accessor of theirs records
-  /// reads (the elements of a plain array), in order: a tracked read of this value hands them out
-  /// by position. The default has none.
+  /// The identities of observable values held where no accessor records reads (a plain array's
+  /// elements), in order: a tracked read of this value hands them out by position. Default: none.
   func _unindexedElements() -> [ObservationIdentity]
 
-  /// Gives this value, and every observable value inside it, an identity that no other value
-  /// has. Called on a value that *replaces* another in a field or collection (`draft = saved`,
-  /// `mode = .editing(child)`, an inserted element): the place it came from keeps its observers.
-  /// An enum forwards to its payload (see the example above); there is no default, so that an
-  /// enum cannot forget it.
+  /// Gives this value, and every observable value inside it, an identity no other value has. Called
+  /// on a value that *replaces* another (`draft = saved`, an inserted element): the place it came
+  /// from keeps its observers. No default, so that an enum cannot forget its payload.
   mutating func _detach()
 
-  /// Makes this value equal to `other` by writing only what differs, in place, so that the
-  /// readers of what is equal hear nothing (``StateHistory`` undoing). The default replaces the
-  /// value when the two differ, or cannot be compared.
+  /// Makes this value equal to `other` by writing only what differs, so readers of what is equal
+  /// hear nothing (``StateHistory`` undoing). Default: replace unless equal.
   mutating func _update(from other: Self)
 }
 
@@ -272,8 +242,8 @@ extension Optional: ObservationIdentifiable where Wrapped: ObservationIdentifiab
   public func _unindexedElements() -> [ObservationIdentity] { self?._unindexedElements() ?? [] }
 }
 
-/// Where a value sits, for ``ObservationIdentifiable/_adoptForks(in:)``: the holder's location of
-/// the value, if the holder observes it.
+/// Where a value sits, for ``ObservationIdentifiable/_adoptForks(in:)``: its holder's location,
+/// if the holder observes it.
 public struct _ObservationPlace {
   @usableFromInline let location: Location?
 
@@ -281,6 +251,5 @@ public struct _ObservationPlace {
   init(_ location: Location?) { self.location = location }
 }
 
-/// The counter of opaque identities' serials (``ObservationIdentity/opaque(tag:)``).
 @usableFromInline
 let nextOpaqueSerial = Atomic<UInt64>(0)

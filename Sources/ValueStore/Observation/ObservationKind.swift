@@ -1,11 +1,7 @@
-/// How values of a type are observed where a field or a collection holds them: by identity —
-/// through an ``ObservationIdentifiable`` type that acts on them in place (FieldKind.swift) — or,
-/// for nil, as plain values (any change notifies every reader).
-///
-/// A conforming type is its own kind. A type that does not conform may still be observed by
-/// identity: an enum with a case carrying observable state (``ReflectedEnum``: a destination or a
-/// stack's path enum needs no hand-written conformance), and a wrapper whose content is
-/// (``ObservationForwarding``, a stack element). Decided once per type.
+/// How values of a type are observed in a field or a collection: by identity, through an
+/// ``ObservationIdentifiable`` type acting on them in place (FieldKind.swift), or (nil) as plain
+/// values. A conforming type is its own kind; an enum with observable payloads is a ``ReflectedEnum``,
+/// a wrapper (a stack element) an ``ObservationForwarding``'s. Decided once per type.
 @usableFromInline
 enum ObservationKind {
   @usableFromInline
@@ -14,7 +10,6 @@ enum ObservationKind {
     return ofNonConforming(type)
   }
 
-  /// The kind of a type that does not conform to ``ObservationIdentifiable``.
   @usableFromInline
   static func ofNonConforming(_ type: Any.Type) -> (any ObservationIdentifiable.Type)? {
     kinds.value(for: type) { Kind(make($0)) }.kind

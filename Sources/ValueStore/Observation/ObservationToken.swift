@@ -2,9 +2,8 @@ import Synchronization
 
 /// Keeps an ``observe(_:)`` subscription alive; cancels it on ``cancel()`` or when released.
 ///
-/// Store it for as long as you observe (a property of the object that observes). A local token
-/// can be released right after its last use in an optimized build — `_ = token` is no use — so
-/// end a local observation with `withExtendedLifetime(token) {}` or `token.cancel()`.
+/// Store it while you observe: an optimized build may release a local token after its last use
+/// (even with `_ = token`); end a local one with `withExtendedLifetime(token) {}` or `token.cancel()`.
 public final class ObservationToken: Sendable {
   let loop: ObservationLoop
 
@@ -19,17 +18,14 @@ public final class ObservationToken: Sendable {
 /// Re-tracks `apply` after every change it observed, until cancelled.
 final class ObservationLoop: @unchecked Sendable {
   let apply: @Sendable () -> Void
-  /// Runs a round somewhere else (the main actor, for a store's observers); nil runs it where the
-  /// change was made.
+  /// Runs a round elsewhere (the main actor, for a store's observers); nil: where the change was made.
   let hop: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
   /// Guarded by ``registry``.
   private var observer: Observer?
-  /// Also read without the lock: an observer fired in the same round as the one that cancelled
-  /// this loop must not run `apply` again.
+  /// Also read without the lock: an observer fired in the round that cancelled must not run `apply`.
   private let isCancelled = Atomic<Bool>(false)
 
-  /// What each round's observer calls: made once, so a round does not form a weak reference
-  /// anew (each one costs a side-table update).
+  /// Made once: forming a weak reference every round would cost a side-table update.
   private var onChange: (@Sendable (ObservationChange) -> Void)!
 
   init(_ apply: @escaping @Sendable () -> Void, hop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
@@ -41,8 +37,8 @@ final class ObservationLoop: @unchecked Sendable {
 
   func run() {
     guard !isCancelled.load(ordering: .relaxed) else { return }
-    // A transaction: an observer that fires as it registers (its read raced a change) re-runs
-    // the loop only after it is stored here, so `cancel` always reaches the newest one.
+    // A transaction: an observer firing as it registers (its read raced a change) re-runs the loop
+    // only once it is stored here, so `cancel` always reaches the newest one.
     withTransaction {
       let observer = track(apply, onChange: onChange).observer
       withRegistry { garbage in
@@ -72,8 +68,8 @@ final class ObservationLoop: @unchecked Sendable {
   }
 }
 
-/// Runs `apply` now and again after every change of what it read, re-tracking each time, until the
-/// returned token is cancelled or released.
+/// Runs `apply` now and after every change of what it read, re-tracking each time, until the token
+/// is cancelled or released.
 ///
 /// ```swift
 /// let token = observe {
@@ -81,12 +77,9 @@ final class ObservationLoop: @unchecked Sendable {
 /// }
 /// ```
 ///
-/// `apply` runs on the thread that made the change, after it (at the end of a transaction inside
-/// one). Capture what it reads weakly or through the token's owner: the subscription itself keeps
-/// nothing alive but `apply`.
-///
-/// `apply` may itself mutate or send ("if this, send that"): it runs again only if that changed
-/// something it had read, once it has returned.
+/// `apply` runs on the thread that made the change, after it (at the end of an enclosing
+/// transaction), and again only if its own mutations changed what it read, once it returned. The
+/// subscription keeps nothing alive but `apply`: capture what it reads weakly or via the token's owner.
 public func observe(_ apply: @escaping @Sendable () -> Void) -> ObservationToken {
   let loop = ObservationLoop(apply)
   loop.run()

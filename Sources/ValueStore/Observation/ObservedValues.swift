@@ -1,9 +1,8 @@
-/// An asynchronous sequence of a value derived from observable state: the current value first,
-/// then the new value after every change of what it read.
+/// An asynchronous sequence of a value derived from observable state: the current value, then the
+/// new one after every change of what it read.
 ///
-/// Like Observation's `Observations`. A burst of changes in one transaction yields once; a slow
-/// consumer sees the newest value. Iteration ends when the task is cancelled, and then nothing
-/// keeps `value`'s captures alive.
+/// Like `Observations`: a burst in one transaction yields once, a slow consumer sees the newest
+/// value, and cancelling the task ends it, releasing `value`'s captures.
 ///
 /// ```swift
 /// for await count in ObservedValues({ holder.count }) {
@@ -20,8 +19,7 @@ public struct ObservedValues<Element: Sendable>: AsyncSequence, Sendable {
     let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(1))
     let value = value
     let token = observe { continuation.yield(value()) }
-    // Weak: the stream must not own the token, or the token (→ `value` → continuation → stream)
-    // would own itself.
+    // Weak, or the token (→ `value` → continuation → stream) would own itself.
     continuation.onTermination = { [weak token] _ in token?.cancel() }
     return Iterator(base: stream.makeAsyncIterator(), token: token)
   }

@@ -3,14 +3,10 @@
 @usableFromInline
 final class Observer: @unchecked Sendable {
   let onChange: @Sendable (ObservationChange) -> Void
-  /// Where this observer is registered, each with how many registrations it has there. Guarded
-  /// by ``registry``. Weak: a place holds its observers, and an observer that never fires must not
-  /// keep the place (a holder's location, with whatever else is subscribed to it) alive after
-  /// its holder.
+  /// Where it is registered, with its count at each. Guarded by ``registry``. Weak: an observer that
+  /// never fires must not keep a place (and its other subscribers) alive after its holder.
   @exclusivity(unchecked) private(set) var places: [Place] = []
 
-  /// A place this observer is registered at, weakly, with how many registrations it has there.
-  /// (A `weak var` read in place: a struct wrapping the weak reference is copied to be read.)
   struct Place {
     weak var subscribers: Subscribers?
     var registrations: Int
@@ -25,11 +21,9 @@ final class Observer: @unchecked Sendable {
   #endif
 
   enum State {
-    /// Registered early, while its tracking closure still runs (it mutated a holder, see
-    /// `registerPendingReads`): what it hears is held, and heard once the closure ends on its
-    /// thread — never in the middle of it, nor on another thread while it runs.
+    /// Registered early, while its closure runs (it mutated a holder, see `registerPendingReads`):
+    /// what it hears is held until the closure ends on its thread.
     case tracking(held: [AnyKeyPath]?)
-    /// Waiting for a change.
     case active
     /// Fired or cancelled: never again.
     case inactive
@@ -46,12 +40,10 @@ final class Observer: @unchecked Sendable {
     return true
   }
 
-  /// Lists `subscribers` (if new) and counts one more registration there. Requires the registry
-  /// lock.
+  /// Counts one more registration at `subscribers`, listing it if new. Requires the registry lock.
   func didRegister(on subscribers: Subscribers) {
     let found = places.withUnsafeMutableBufferPointer { places in
-      // Newest first: reads of one place come together. In place: a copied `Place` copies its
-      // weak reference.
+      // Newest first (reads of one place come together); in place: a copy copies the weak reference.
       for index in places.indices.reversed() where places.baseAddress![index].subscribers === subscribers {
         places.baseAddress![index].registrations += 1
         return true
@@ -61,9 +53,8 @@ final class Observer: @unchecked Sendable {
     if !found { places.append(Place(subscribers: subscribers, registrations: 1)) }
   }
 
-  /// Deactivates this observer, so it never fires again, and withdraws its registrations (each
-  /// place drops its inactive ones in batches, see `Subscribers.withdraw`). Requires the registry
-  /// lock.
+  /// Never fires again; withdraws its registrations (places drop inactive ones in batches, see
+  /// `Subscribers.withdraw`). Requires the registry lock.
   func deactivate(_ garbage: inout [AnyObject]) {
     state = .inactive
     places.withUnsafeMutableBufferPointer { places in
@@ -80,8 +71,7 @@ final class Observer: @unchecked Sendable {
   /// How many registrations it has at each place (for tests). Requires the registry lock.
   var registrationCounts: [Int] { places.map(\.registrations) }
 
-  /// Holds a change that arrives while its closure runs; false if it does not run. Requires the
-  /// registry lock.
+  /// Holds a change while its closure runs; false if it does not run. Requires the registry lock.
   func hold(_ keyPaths: [AnyKeyPath]) -> Bool {
     guard case .tracking(var held) = state else { return false }
     held = held ?? []
@@ -90,8 +80,8 @@ final class Observer: @unchecked Sendable {
     return true
   }
 
-  /// Its closure ended: it is an ordinary observer from now on. Returns what it held (nil if it
-  /// heard nothing, or was deactivated). Requires the registry lock.
+  /// Its closure ended: an ordinary observer from now on. Returns what it held (nil if nothing, or
+  /// deactivated). Requires the registry lock.
   func stopTracking() -> [AnyKeyPath]? {
     guard case let .tracking(held) = state else { return nil }
     state = .active
@@ -99,8 +89,7 @@ final class Observer: @unchecked Sendable {
   }
 }
 
-/// An observer to notify, with the tracked key path that changed — or Apple's scopes that read
-/// keys of a location.
+/// An observer to notify with the tracked key path that changed, or Apple's scopes at a place.
 struct Delivery {
   let observer: Observer!
   let keyPath: AnyKeyPath?
@@ -119,12 +108,9 @@ struct Delivery {
   }
 }
 
-/// Notifies now, or at the end of the open transaction.
-///
-/// Observers run from one loop per thread, never nested: an observer that changes what others
-/// observe (or itself, as `observe` does when its body mutates what it read) queues their
-/// notifications, and the loop runs them after it returns — so a chain of rounds runs at a
-/// constant stack depth.
+/// Notifies now, or at the end of the open transaction. Observers run from one loop per thread,
+/// never nested: one that changes what others observe (or itself, as `observe` may) queues their
+/// notifications for after it returns, so a chain of rounds runs at a constant stack depth.
 func deliver(_ deliveries: [Delivery]) {
   guard !deliveries.isEmpty else { return }
   let context = ThreadContext.current
@@ -133,15 +119,13 @@ func deliver(_ deliveries: [Delivery]) {
 }
 
 extension ThreadContext {
-  /// Fires the pending deliveries, round after round, unless a loop further up this thread's stack
-  /// is already doing so. Observers run outside whatever tracking closure made the change that
-  /// notified them: what they read is theirs (an `observe` re-tracking), not that closure's.
+  /// Fires the pending deliveries round after round, unless a loop up this thread's stack does.
+  /// Observers run outside the tracking closure that made the change: what they read is theirs.
   func drainPending() {
     guard !pending.isEmpty else { return }
     guard !isFiring else {
-      // Apple's scopes hear a change made by an observer now, at the change, as Observation's own
-      // properties tell them: at the loop's next round they would include a scope re-armed in
-      // this one after the change, and a closure that changes what it read would re-run forever.
+      // Apple's scopes hear an observer's change now, as Observation's own properties do: at the next
+      // round a scope re-armed meanwhile would hear it too, and a self-changing closure would loop.
       let apple = pending.filter { $0.apple != nil }
       guard !apple.isEmpty else { return }
       pending.removeAll { $0.apple != nil }
@@ -160,17 +144,15 @@ extension ThreadContext {
       fire(batch)
       batch.removeAll(keepingCapacity: true)
     }
-    // Keep the larger buffer for the next round.
     if pending.capacity < batch.capacity { swap(&batch, &pending) }
   }
 }
 
-/// Fires each distinct observer once, with all of its changed key paths: every one is deactivated
-/// under one acquisition of the lock, then each `onChange` runs outside it.
+/// Fires each distinct observer once with all its changed key paths: all are deactivated under one
+/// acquisition of the lock, then each `onChange` runs outside it.
 private func fire(_ all: [Delivery]) {
   var deliveries = all
-  // Apple's scopes after ours: a change one of ours makes reaches them at once (`drainPending`),
-  // before they re-render and read it.
+  // Apple's after ours: a change ours make reaches them at once, before they re-render and read it.
   var apple: [Delivery] = []
   if deliveries.contains(where: { $0.apple != nil }) {
     apple = deliveries.filter { $0.apple != nil }

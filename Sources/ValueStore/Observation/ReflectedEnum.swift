@@ -1,16 +1,8 @@
-/// An enum observed by identity without conforming to ``ObservationIdentifiable``: the shape a
-/// hand-written conformance takes (see the protocol), read from the enum's layout at run time.
-///
-/// Its identity is its case and that case's observable payload: so an action that leaves a case
-/// unchanged notifies nobody, mutating the payload in place notifies only the payload's readers,
-/// and changing the case notifies the enum's readers. A case with a plain payload has an opaque
-/// identity (compared by value where the enum is `Equatable`), a payload-less case its case alone,
-/// `nil` its own (`absent`). A replacement detaches the payload.
-///
-/// `ReflectedEnum<Enum>` has `Enum`'s layout (a struct of one stored property), so a value of
-/// `Enum` is acted on in place as one (FieldKind.swift); its payload is reached by the enum's value
-/// witnesses (``EnumPayload``). Cases stored indirectly (a heap box shared between copies, which
-/// cannot be mutated in place) are observed as plain payloads.
+/// An enum observed by identity without conforming to ``ObservationIdentifiable``, as a hand-written
+/// conformance would be, its layout read at run time: its case and that case's observable payload
+/// (opaque for a plain payload, `absent` for `nil`); a replacement detaches the payload. It has
+/// `Enum`'s layout, so an `Enum` is acted on in place as one (FieldKind.swift). `indirect` cases (a
+/// heap box shared by copies) are observed as plain payloads.
 struct ReflectedEnum<Enum>: ObservationIdentifiable {
   var value: Enum
 
@@ -42,15 +34,12 @@ struct ReflectedEnum<Enum>: ObservationIdentifiable {
   }
 }
 
-/// What ``ReflectedEnum`` knows of an enum type: each case's observable payload. Exists only for
-/// an enum with at least one such case.
+/// Each case's observable payload, for ``ReflectedEnum``; exists only if some case has one.
 final class EnumObservation: @unchecked Sendable {  // immutable; holds metatypes
   /// By case tag: the payload's kind, nil for a case without an observable payload.
   let payloadKinds: [(any ObservationIdentifiable.Type)?]
-  /// By case tag: whether the case carries a payload.
   let hasPayload: [Bool]
-  /// An optional: `nil` is `absent`, a wrapped value is its payload's identity (as `Optional`'s
-  /// own conformance has it).
+  /// An optional: `nil` is `absent`, a wrapped value its payload's identity (as `Optional`'s own).
   let isOptional: Bool
 
   private init(payloadKinds: [(any ObservationIdentifiable.Type)?], hasPayload: [Bool], isOptional: Bool) {
@@ -79,8 +68,7 @@ final class EnumObservation: @unchecked Sendable {  // immutable; holds metatype
   }
 }
 
-// The payload of an enum value in a case whose payload is stored in place, as `Self` (the case's
-// payload kind, opened).
+// A payload stored in place, as `Self` (the case's payload kind, opened).
 extension ObservationIdentifiable {
   static func _payloadIdentity<Root>(in root: Root) -> ObservationIdentity {
     EnumPayload.project(root, indirect: false, as: Self.self).observationIdentity

@@ -1,17 +1,11 @@
-/// A place's registrations (a location's or a bare value's, see ``Subscribers``), in the order they were made, indexed by key once there are many.
-///
-/// A change must find the readers of the field it changed without looking at the others: a list
-/// state whose 10,000 row stores each read its `rows` field has 10,000 registrations on that
-/// field, and a change of its `total` must not scan them (it did: each `add` in the demo cost
-/// O(rows), so n adds O(n²)). Small tables are scanned, which is faster than hashing; from
-/// `indexThreshold` registrations on, positions are indexed by key, kept up to date on append and
-/// rebuilt on the next lookup after a removal (removals are rare and batched: deactivated
-/// observers are dropped once they are half the table). Requires the registry lock, as every
-/// access to registrations does.
+/// A place's registrations (see ``Subscribers``), in order, indexed by key once there are many: a
+/// change must find its field's readers without scanning the others' (10,000 row stores reading
+/// `rows` must not slow a change of `total`). Small tables are scanned (faster than hashing); from
+/// `indexThreshold` on, positions are indexed by key, kept on append and rebuilt on the lookup after
+/// a removal (rare and batched). Requires the registry lock.
 struct RegistrationTable: Sequence {
   private(set) var all: [Registration] = []
-  /// Positions in `all` by key, and the (observer, key) pairs present; meaningful only while
-  /// `isIndexed`.
+  /// Positions by key and the (observer, key) pairs present; meaningful only while `isIndexed`.
   private(set) var positions: [FieldKey: [Int]] = [:]
   private(set) var pairs: Set<Pair> = []
   private(set) var isIndexed = false
@@ -49,13 +43,11 @@ struct RegistrationTable: Sequence {
     dropIndex()
   }
 
-  /// Whether `observer` is registered here for `key`.
   mutating func contains(_ observer: Observer, key: FieldKey) -> Bool {
     guard index() else { return all.contains { $0.observer === observer && $0.key == key } }
     return pairs.contains(Pair(observer: ObjectIdentifier(observer), key: key))
   }
 
-  /// Calls `body` with each registration for `key` (through the index when there is one).
   mutating func forEach(key: FieldKey, _ body: (Registration) -> Void) {
     guard index() else {
       for registration in all where registration.key == key { body(registration) }

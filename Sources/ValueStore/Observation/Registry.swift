@@ -1,15 +1,10 @@
-/// The one lock that guards every subscriber table (``Subscribers``), every location tree's
-/// children, every fork's lineage and every ``Observer``'s list of where it is registered.
-///
-/// One lock keeps cancellation (observer → tables) and notification (table → observers) free of
-/// lock-ordering problems. It is taken only on slow paths: a tracking scope registering, a write
-/// to a value somebody observes, a fork. Unobserved reads and writes never touch it.
-///
-/// Rules, because a deinitializer or user code run inside it would re-enter it:
-/// - Nothing releases a reference to an observer (which owns a user closure and what it captures)
-///   or an extent inside the lock: such references go into `garbage`, released after the lock.
-/// - No user code and no call into Apple's Observation runs inside it.
-/// - Taking it again on the thread that holds it stops with a message instead of hanging.
+/// The one lock guarding every subscriber table (``Subscribers``), location tree's children,
+/// fork's lineage and ``Observer``'s places: one lock keeps cancellation (observer → tables) and
+/// notification (table → observers) free of lock-ordering problems. Taken only on slow paths
+/// (registering, a write somebody observes, a fork): unobserved reads and writes never take it.
+/// A deinitializer or user code would re-enter it, so inside it no observer or extent reference
+/// is released (they go into `garbage`, released after) and no user code or call into Apple's
+/// Observation runs. Re-entry stops with a message.
 @usableFromInline
 let registry = Lock(reentryMessage: """
   ValueStore's registry lock was taken again by the thread that holds it: a reference released \

@@ -1,19 +1,16 @@
 import Synchronization
 
-/// A strong reference set at most once and read without a lock: `AtomicLazyReference`'s
-/// contract, all of it inlinable (the library's `load()` is not specialized into callers and
-/// looks up generic metadata on every call, on the write path of every observed value).
-///
-/// It owns the object it holds (retained when stored, released with it). One exception to "once"
-/// (`replace`): an owner that knows no thread uses the object stored may swap it for another,
-/// and releases the old one later (on a garbage list, outside every lock).
+/// A strong reference set at most once and read without a lock: `AtomicLazyReference`'s contract,
+/// all inlinable (the library's `load()` is not specialized into callers and looks up generic
+/// metadata per call, on the write path of every observed value). It owns the object. The one
+/// exception to "once", `replace`, is for an owner that knows no thread uses the object; it releases
+/// the old one later, outside every lock.
 @usableFromInline
 struct SetOnce<Object: AnyObject>: ~Copyable {
   @usableFromInline let storage = Atomic<UnsafeRawPointer?>(nil)
 
   @inlinable init() {}
 
-  /// The object stored, if any.
   @inlinable
   func load() -> Object? {
     guard let raw = storage.load(ordering: .acquiring) else { return nil }
@@ -33,7 +30,6 @@ struct SetOnce<Object: AnyObject>: ~Copyable {
     storage.load(ordering: .relaxed) == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
   }
 
-  /// Whether an object is stored.
   @inlinable
   var isSet: Bool { storage.load(ordering: .relaxed) != nil }
 
@@ -47,10 +43,8 @@ struct SetOnce<Object: AnyObject>: ~Copyable {
     return Unmanaged<Object>.fromOpaque(found!).takeUnretainedValue()
   }
 
-  /// Stores `object` in place of `old`, if `old` is stored; returns `old`, whose reference the
-  /// caller now owns (to release outside every lock), or nil if another object is stored.
-  ///
-  /// Only for an object no thread may be using unretained meanwhile (see `Extent.bind(to:_:)`).
+  /// Swaps `object` in for `old` if stored; returns `old` (the caller releases it outside every lock),
+  /// or nil. Only for an object no thread may use unretained meanwhile (see `Extent.bind(to:_:)`).
   func replace(_ old: Object, with object: Object) -> Object? {
     let expected = UnsafeRawPointer(Unmanaged.passUnretained(old).toOpaque())
     let raw = UnsafeRawPointer(Unmanaged.passRetained(object).toOpaque())

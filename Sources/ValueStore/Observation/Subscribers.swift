@@ -1,26 +1,21 @@
 import Synchronization
 
-/// The observers of one place: a holder's ``Location``, or a bare value's box (an ``Extent``'s,
-/// for values read outside any holder).
-///
-/// Registrations never move: an observer registers here and stays until it fires or is
-/// cancelled. Guarded by ``registry``, except the two atomics, which writes read without the
-/// lock.
+/// The observers of one place: a holder's ``Location``, or a bare value's box. Registrations never
+/// move: an observer stays until it fires or is cancelled. Guarded by ``registry``, except the two
+/// atomics, which writes read without the lock.
 @usableFromInline
 class Subscribers: @unchecked Sendable {
   /// Guarded by ``registry``.
   @exclusivity(unchecked) var table = RegistrationTable()
   /// Registrations of deactivated observers still in `table`. Guarded by ``registry``.
   @exclusivity(unchecked) private(set) var inactive = 0
-  /// Goes up by one at every write that reaches this place: an access that read an older version
-  /// registers too late to hear that write, so it fires as it registers (a change between a
-  /// tracked read and its registration).
+  /// Incremented by every write that reaches this place: an access that read an older version
+  /// registered too late to hear that write, so it fires as it registers.
   @usableFromInline let version = Atomic<UInt64>(0)
-  /// `!table.isEmpty`, readable without the lock: a write finds nobody to tell in one load.
+  /// `!table.isEmpty`, readable without the lock: an unobserved write costs one load.
   @usableFromInline let isObserved = Atomic<Bool>(false)
-  /// Apple's Observation's scopes that read here (AppleObservation/), made when Observation first
-  /// reads here. A bare value's fork shares its origin's: Observation's subscriptions cannot be
-  /// copied, and the fork may be the value they read.
+  /// Apple's Observation's scopes that read here, made on its first read. A bare value's fork shares
+  /// its origin's: the fork may be the value they read, and they cannot be copied.
   private let appleSubscriptions = SetOnce<AppleSubscriptions>()
   #if VALUESTORE_INTERNAL_CHECKS
   /// The version the last check saw (I4, Invariants.swift). Guarded by ``registry``.
@@ -31,7 +26,6 @@ class Subscribers: @unchecked Sendable {
     if let apple { _ = appleSubscriptions.storeIfNil(apple) }
   }
 
-  /// Apple's subscriptions here, if Observation ever read here.
   var apple: AppleSubscriptions? { appleSubscriptions.load() }
 
   /// Apple's subscriptions here, made on Observation's first read.
@@ -48,8 +42,7 @@ class Subscribers: @unchecked Sendable {
   /// `isObserved` became `observed` (a location mirrors it for writes). Requires the registry lock.
   func observedChanged(_ observed: Bool) {}
 
-  /// Registers `observer` for `key`; the caller lists this place in the observer. Requires the
-  /// registry lock.
+  /// Registers `observer` for `key` (the caller lists this place in it). Requires the registry lock.
   func register(_ observer: Observer, key: FieldKey, keyPath: AnyKeyPath?) {
     table.append(Registration(observer: observer, key: key, keyPath: keyPath))
     if table.count == 1 {
@@ -72,9 +65,8 @@ class Subscribers: @unchecked Sendable {
     table.all.compactMap { $0.observer.isActive ? Delivery(observer: $0.observer, keyPath: $0.keyPath) : nil }
   }
 
-  /// An observer with `count` registrations here was deactivated: once the inactive ones are half
-  /// the table they are all dropped, so a table holds fewer than twice its live registrations,
-  /// at O(1) amortized per observer. Requires the registry lock.
+  /// `count` registrations here were deactivated: dropped once half the table (under twice the live
+  /// registrations, O(1) amortized per observer). Requires the registry lock.
   func withdraw(_ count: Int, _ garbage: inout [AnyObject]) {
     inactive += count
     guard inactive * 2 >= table.count else { return }
@@ -87,8 +79,8 @@ class Subscribers: @unchecked Sendable {
     }
   }
 
-  /// Copies the active registrations of `other` here (a bare value forked: its readers may be
-  /// the fork's). Requires the registry lock.
+  /// Copies `other`'s active registrations here (a bare value forked: its readers may be the
+  /// fork's). Requires the registry lock.
   func copyRegistrations(of other: Subscribers) {
     let isFresh = table.isEmpty
     for registration in other.table where registration.observer.isActive {
@@ -101,23 +93,16 @@ class Subscribers: @unchecked Sendable {
   }
 }
 
-/// The readers of a bare value (an ``Extent``'s box), and the values below it that its readers
-/// read through it.
-///
-/// A holder's readers stay at locations while values move through them; a bare value's readers
-/// are in the box of the value they read, and follow it when it moves on (a fork copies them, a
-/// copy written back takes them along). `below` is the box's counterpart of a location's
-/// children: a copy written back into a bare value is reconciled through it with the values its
-/// readers read below — as a holder reconciles it with the locations below its slot.
+/// The readers of a bare value (an ``Extent``'s box), which follow it as it moves (a fork copies
+/// them, a copy written back takes them along), and `below`, the box's counterpart of a location's
+/// children, through which a copy written back is reconciled with the values read below.
 @usableFromInline
 final class BareBox: Subscribers, @unchecked Sendable {  // guarded by `registry`, as its base
-  /// The value at each step below this one that a read through it reached, by step: set by those
-  /// reads, and by every reconciliation of a slot of this value that kept its value (a copy
-  /// written back, a fork). Guarded by ``registry``.
+  /// The value each read through this one reached, by step; also set by every reconciliation of a
+  /// slot of this value that kept its value. Guarded by ``registry``.
   var below: [LocationStep: Extent] = [:]
 
-  /// Whether anything is here to follow a value: readers (ours or Apple's), or values read below.
-  /// Requires the registry lock.
+  /// Whether readers (ours or Apple's) or values read below follow the value. Requires the registry lock.
   var isInUse: Bool {
     isObserved.load(ordering: .relaxed) || apple?.isObserved.load(ordering: .relaxed) == true || !below.isEmpty
   }
@@ -127,8 +112,7 @@ final class BareBox: Subscribers, @unchecked Sendable {  // guarded by `registry
     if let old = below.updateValue(child, forKey: step), old !== child { garbage.append(old) }
   }
 
-  /// A fork's box: the same readers, and the same values below (the fork holds them too, until
-  /// it changes them). Requires the registry lock.
+  /// A fork's box, with the same readers and values below. Requires the registry lock.
   func copy() -> BareBox {
     let copied = BareBox(sharing: apple)
     copied.copyRegistrations(of: self)
@@ -137,7 +121,6 @@ final class BareBox: Subscribers, @unchecked Sendable {  // guarded by `registry
   }
 }
 
-/// One observer's interest in one key of one place.
 struct Registration {
   let observer: Observer
   let key: FieldKey
@@ -145,7 +128,6 @@ struct Registration {
 }
 
 extension Array where Element == Registration {
-  /// The active observers among these registrations whose key matches one of `changes`.
   func matching(_ changes: [Change]) -> [Delivery] {
     var result: [Delivery] = []
     for registration in self where registration.observer.isActive {
@@ -159,8 +141,8 @@ extension Array where Element == Registration {
 }
 
 extension Extent {
-  /// The registrations that reach this value: its box's, and its location's while bound (what a
-  /// test asks of "the value's observers"). Requires the registry lock.
+  /// The registrations that reach this value: its box's, and its location's while bound (a test's
+  /// "the value's observers"). Requires the registry lock.
   var registrations: RegistrationTable {
     var table = RegistrationTable()
     for registration in box.load()?.table ?? RegistrationTable() { table.append(registration) }

@@ -8,20 +8,16 @@ import Darwin
 import Foundation
 import Synchronization
 
-/// The observation state of one thread: its tracking scopes, its delivery queue, whether a
-/// holder mutates on it, and Apple's Observation window. Tracking and transactions are
-/// synchronous, so a thread-local (not a task-local) is the right scope, as in Apple's
-/// Observation.
-///
-/// Its fields skip dynamic exclusivity checks: only its own thread touches them.
+/// The observation state of one thread: tracking scopes, delivery queue, holder mutations, Apple's
+/// window. Thread-local, not task-local: tracking and transactions are synchronous (as in Apple's
+/// Observation). Its fields skip dynamic exclusivity checks: only its thread touches them.
 @usableFromInline
 final class ThreadContext {
   // MARK: Tracking (Tracking.swift)
 
-  /// The innermost `withTracking` scope on this thread.
   @exclusivity(unchecked) var scope: TrackingScope?
-  /// Every open tracking scope on this thread, outermost first, including those `untracked` or a
-  /// firing loop set aside (see `registerPendingReads`).
+  /// Every open tracking scope here, outermost first, including those `untracked` or a firing loop
+  /// set aside (see `registerPendingReads`).
   @exclusivity(unchecked) var openScopes: [TrackingScope] = []
   /// Finished scopes kept for reuse (one per nesting level ever reached).
   @exclusivity(unchecked) var spareScopes: [TrackingScope] = []
@@ -32,7 +28,6 @@ final class ThreadContext {
   @exclusivity(unchecked) @usableFromInline var transactionDepth = 0
   /// Notifications held back until the outermost transaction ends. Reused: one buffer per thread.
   @exclusivity(unchecked) var pending: [Delivery] = []
-  /// True while `drainPending` runs observers on this thread.
   @exclusivity(unchecked) var isFiring = false
 
   // MARK: Holders (Holder.swift)
@@ -48,12 +43,9 @@ final class ThreadContext {
     let hidesReadsFromApple: Bool
   }
 
-  /// A holder starts mutating on this thread. Tracking closures that read before it: their reads
-  /// so far are theirs before the mutation changes them; the body's reads (a reducer's, a
-  /// `mutate` body's, on the value it receives) are not theirs at all, nor Apple's.
-  /// An Apple window still open is asked first, through the holder's probe: a window left open
-  /// by a closure that has ended would otherwise send every read on every thread down its slow
-  /// path until the next holder read here.
+  /// A holder starts mutating here. Scopes that read before it register those reads now; the body's
+  /// reads (a reducer's) are neither theirs nor Apple's. An open Apple window is checked first
+  /// through `probe`: one left open by an ended closure would keep every read on its slow path.
   @usableFromInline
   func enterHolderMutation(_ probe: TrackingProbe) -> HolderMutation {
     if window != nil { probe.check() }
@@ -76,26 +68,20 @@ final class ThreadContext {
 
   /// Set while Apple's Observation may be tracking on this thread (see `AppleWindow`).
   @exclusivity(unchecked) var window: AppleWindow?
-  /// Reads are hidden from Apple's Observation: inside `untracked`, and inside a holder's
-  /// mutation.
+  /// Reads are hidden from Apple's Observation: inside `untracked` and a holder's mutation.
   @exclusivity(unchecked) var hidesReadsFromApple = false
-  /// How this thread asks Apple's Observation whether it tracks before any holder was read in an
-  /// Observation closure (see `askApple`).
+  /// How this thread asks Apple whether it tracks where no holder was read (see `askApple`).
   @exclusivity(unchecked) var threadProbe: TrackingProbe?
   /// This thread's reads recorded for Apple's Observation (see `AppleSubscriptions`).
   let appleRecorder = AppleRecorder()
 
   /// `ObservableFields` found so far, by `Fields` type: per thread, so a detach takes no lock.
   @exclusivity(unchecked) var observableFields: [ObjectIdentifier: ObservableFields] = [:]
-  /// Whether this is the main thread, asked once: on Linux `Thread.isMainThread` makes two system
-  /// calls, and a store observer's every round asks.
+  /// Asked once: `Thread.isMainThread` makes system calls on Linux, and every observer round asks.
   lazy var isMainThread = Thread.isMainThread
 
-  /// The thread exits. A window still open closes: Apple's closure was the last to read a holder
-  /// here, and no holder read since found it over (a render thread that stops after a render).
-  /// Left open, it would count as an open tracking scope for good — every read and write of
-  /// every holder in the process on its slow path from then on — and other threads' changes
-  /// would never move the keys it recorded.
+  /// A window still open closes with its thread: left open, it would count as an open scope for good
+  /// (every read and write on its slow path), and other threads' changes would not move its keys.
   deinit {
     closeAppleWindow()
   }
@@ -110,8 +96,7 @@ final class ThreadContext {
     return context
   }
 
-  /// Runs `body` on this thread's context without retaining it (the thread keeps it alive), for
-  /// short calls made many times per change.
+  /// Runs `body` on this thread's context unretained (the thread keeps it): for frequent short calls.
   @usableFromInline
   static func withCurrent<R>(_ body: (ThreadContext) -> R) -> R {
     guard let raw = pthread_getspecific(threadContextKey) else { return body(current) }

@@ -1,23 +1,17 @@
-/// The reads recorded while a `withTracking` closure runs on this thread, and the values holders
-/// handed out to it.
+/// One `withTracking` closure's recorded reads, and the values holders handed out to it.
 final class TrackingScope {
   @exclusivity(unchecked) private(set) var accesses: [Access] = []
-  /// The values a holder handed out in this scope, by extent serial: reads made on them (on the
-  /// copies the holder returned: `store.child.count` reads `count` on a copy of `child`) belong to
-  /// the holder's location. Any other read is of a bare value.
+  /// Values handed out in this scope, by extent serial: reads on them (`store.child.count` reads
+  /// `count` on a copy of `child`) belong to the holder's location; other reads are of bare values.
   @exclusivity(unchecked) private(set) var handouts: [UInt64: Handout] = [:]
-  /// The last access recorded: a read repeating it at once (a loop, a body reading `store.count`
-  /// twice) is not recorded again.
+  /// The last access recorded: an immediate repeat (a loop) is not recorded again.
   @exclusivity(unchecked) private var last: (subscribers: ObjectIdentifier, key: FieldKey)?
-  /// The last few reads recorded (see `ThreadContext.repeats`). Forgotten whenever accesses or
-  /// handouts change otherwise.
+  /// The last few reads (see `ThreadContext.repeats`); cleared whenever accesses or handouts change.
   @exclusivity(unchecked) var recentReads = RecentReads()
-  /// The enclosing scope on this thread, and what a change calls: for the reads registered
-  /// before the closure ends (see `registerPendingReads`).
+  /// The enclosing scope, and the callback of reads registered early (see `registerPendingReads`).
   @exclusivity(unchecked) var outer: TrackingScope?
   @exclusivity(unchecked) var onChange: (@Sendable (ObservationChange) -> Void)?
-  /// The observer of the reads registered so far; nil until the closure mutates a holder (the
-  /// usual case: everything is registered at its end).
+  /// The observer of reads registered early; nil until the closure mutates a holder.
   @exclusivity(unchecked) var observer: Observer?
 
   func record(_ access: Access) {
@@ -27,15 +21,13 @@ final class TrackingScope {
     accesses.append(access)
   }
 
-  /// Hands out a value (again: the holder read it anew, reads on it are as new as this). Only a
-  /// value handed out at another location than before changes what a repeated read records.
+  /// Hands out a value anew; only a move to another location changes what a repeated read records.
   func handOut(_ handout: Handout, serial: UInt64) {
     let moved = handouts[serial].map { $0.location !== handout.location } ?? true
     handouts[serial] = handout
     if moved { recentReads.removeAll() }
   }
 
-  /// Adds a nested scope's reads and handouts: the enclosing call tracks them too.
   func absorb(_ nested: TrackingScope) {
     accesses += nested.accesses
     last = nil
@@ -43,7 +35,6 @@ final class TrackingScope {
     handouts.merge(nested.handouts) { _, newer in newer }
   }
 
-  /// The accesses to register now, without repeats; the scope keeps none of them.
   func takePending() -> [Access] {
     let pending = distinctAccesses()
     accesses.removeAll(keepingCapacity: true)
@@ -52,8 +43,7 @@ final class TrackingScope {
     return pending
   }
 
-  /// Registers this scope's pending reads before its closure ends; returns them (they are the
-  /// enclosing scope's reads too). Its observer holds what it hears until the closure ends.
+  /// Registers pending reads early, returning them; the observer holds what it hears till the end.
   func registerPending() -> [Access] {
     if observer == nil { observer = Observer(onChange: onChange!, tracking: true) }
     let pending = takePending()
@@ -69,8 +59,7 @@ final class TrackingScope {
     (outer, onChange, observer) = (nil, nil, nil)
   }
 
-  /// The accesses without repeats: a closure may read the same key many times; registering it
-  /// once keeps registration and notification proportional to what was read.
+  /// Without repeats: registration and notification stay proportional to what was read.
   private func distinctAccesses() -> [Access] {
     if accesses.count <= 1 { return accesses }
     if accesses.count <= 16 {  // a scan is cheaper than hashing
@@ -86,27 +75,24 @@ final class TrackingScope {
   }
 }
 
-/// A value a holder handed out: the location it is at, and that location's version and bound
-/// serial when it was handed out (a read made on it later is as old as that).
+/// A value a holder handed out: its location, and that location's version and bound serial then.
 struct Handout {
   let location: Location
   let version: UInt64
   let serial: UInt64
 }
 
-/// One tracked read: a key of a place (a location, or a bare value's box), with the place's
-/// version — and, for a location, the serial of the value read — when it was read.
+/// One tracked read: a key of a place, with its version and, at a location, the value's serial.
 struct Access {
   let subscribers: Subscribers
   let key: FieldKey
   let keyPath: AnyKeyPath?
   let version: UInt64
-  /// The serial of the value read at a location (0 for a box).
+  /// 0 for a box.
   let serial: UInt64
 
-  /// A write reached the place since the read, or the location holds another value now: a
-  /// registration would miss it, so the observer hears it as it registers. Requires the
-  /// registry lock.
+  /// A write reached the place since the read, or the location holds another value: the observer
+  /// hears it as it registers. Requires the registry lock.
   var isStale: Bool {
     if subscribers.version.load(ordering: .relaxed) != version { return true }
     guard serial != 0, let location = subscribers as? Location else { return false }
@@ -114,7 +100,6 @@ struct Access {
   }
 }
 
-/// An access's identity, for deduplication.
 private struct AccessKey: Hashable {
   let subscribers: ObjectIdentifier
   let key: FieldKey
@@ -124,9 +109,8 @@ private struct AccessKey: Hashable {
   }
 }
 
-/// Registers `observer` for `accesses` (distinct) and returns the deliveries of the stale ones (a
-/// change landed between the read and now: the observer hears it). Nothing for an observer that
-/// fired already; a key it is registered for already (registered early) is not registered twice.
+/// Registers `observer` for distinct `accesses`; returns the deliveries of the stale ones. Nothing
+/// for an inactive observer; a key it already has (registered early) is skipped.
 private func register(_ observer: Observer, for accesses: [Access]) -> [Delivery] {
   guard !accesses.isEmpty else { return [] }
   #if VALUESTORE_INTERNAL_CHECKS
@@ -134,8 +118,7 @@ private func register(_ observer: Observer, for accesses: [Access]) -> [Delivery
   #endif
   return withRegistry { _ -> [Delivery] in
     guard observer.isActive else { return [] }
-    // An observer's first registrations are new everywhere (its accesses are distinct); a later
-    // batch (after reads registered before a mutation) looks each up.
+    // A first batch is new everywhere (accesses are distinct); a later one looks each key up.
     let isFirst = observer.places.isEmpty
     var missed: [Delivery] = []
     for access in accesses {
@@ -149,12 +132,9 @@ private func register(_ observer: Observer, for accesses: [Access]) -> [Delivery
 }
 
 extension ThreadContext {
-  /// Whether a read made now is recorded: a tracking scope is open on this thread, or Apple's
-  /// Observation may track here and the read is not hidden from it.
+  /// A read now is recorded: a scope is open here, or Apple may track and the read is not hidden.
   @usableFromInline var isRecording: Bool { scope != nil || (window != nil && !hidesReadsFromApple) }
 
-  /// The value with extent serial `serial`, if a holder handed it out to a scope open on this
-  /// thread (or to Apple's window).
   func handout(of serial: UInt64) -> Handout? {
     var scope = scope
     while let current = scope {
@@ -164,25 +144,20 @@ extension ThreadContext {
     return window?.handout(of: serial)
   }
 
-  /// Hands out a value with extent `extent` at `location` (whose version and bound serial are
-  /// `version` and `serial`).
   func handOut(_ extent: Extent, at location: Location, version: UInt64) {
     let handout = Handout(location: location, version: version, serial: extent.serial)
     if let scope { scope.handOut(handout, serial: extent.serial) }
     if let window, !hidesReadsFromApple, window.handOut(handout, serial: extent.serial) { appleRecorder.forgetRecentReads() }
   }
 
-  /// Whether a read of a bare value whose lineage began with extent serial `lineage` is recorded:
-  /// by a scope, or shown to Apple's Observation. One that is not touches nothing (an Apple window
-  /// left open after its closure must not make a bare value's box, nor hold what is read below).
+  /// Whether a read of a bare value of lineage `lineage` is recorded, by a scope or for Apple. If
+  /// not, nothing is touched: a stale Apple window must not make a box nor hold what is read below.
   func recordsBare(_ lineage: UInt64) -> Bool {
     if scope != nil { return true }
     guard let window, !hidesReadsFromApple else { return false }
     return window.showsBare(lineage)
   }
 
-  /// Records `access` in the innermost scope, and tells Apple's Observation of a read at a
-  /// location if it may be tracking.
   func record(_ access: Access, bare serial: UInt64? = nil) {
     scope?.record(access)
     if let window, !hidesReadsFromApple, serial.map(window.showsBare) ?? true {
@@ -190,9 +165,7 @@ extension ThreadContext {
     }
   }
 
-  /// Before a holder mutation on this thread: the reads its tracking scopes made so far are
-  /// registered now, so that the mutation notifies them exactly — a read it changes fires the
-  /// observer, the others stay.
+  /// Before a holder mutation: open scopes register their reads, so it fires exactly those it changes.
   func registerPendingReads() {
     for scope in openScopes.reversed() {
       let pending = scope.registerPending()
@@ -201,20 +174,16 @@ extension ThreadContext {
   }
 }
 
-// MARK: - Recording reads
-
 extension Extent {
-  /// Records a tracked read of the field `key` of this value, whose value is `value`: an
-  /// observable value read is handed out in turn (and so are a plain array's elements).
+  /// Records a read of field `key`; an observable value read (or an array's elements) is handed out.
   @inlinable
   func recordRead<T>(_ key: FieldKey, _ keyPath: AnyKeyPath, _ value: T) {
     guard let kind = FieldKind<T>.observable else { return recordRead(key, keyPath, child: nil) }
     recordRead(key, keyPath, child: kind._identity(of: value), elements: kind._unindexedElements(of: value))
   }
 
-  /// Records a tracked read of `key` on this value: at its holder's location if a holder handed
-  /// it out in a scope open here, else in its own box. `child`: the identity of the observable
-  /// value read, which is handed out in turn (at the location below).
+  /// Records a read of `key`: at the holder's location if a holder handed this value out in a scope
+  /// open here, else in its own box. `child`, `children` and `elements` are handed out below.
   @usableFromInline @inline(never)
   func recordRead(
     _ key: FieldKey, _ keyPath: AnyKeyPath?, child: ObservationIdentity?,
@@ -253,8 +222,7 @@ extension Extent {
   }
 }
 
-/// The last few reads recorded (a chain such as `store.child.count` alternates two): a read among
-/// them repeats one.
+/// The last four reads recorded (`store.child.count` alternates two).
 struct RecentReads {
   private var reads: (Read?, Read?, Read?, Read?) = (nil, nil, nil, nil)
   private var next = 0
@@ -277,8 +245,7 @@ struct RecentReads {
   mutating func removeAll() { self = RecentReads() }
 }
 
-/// A tracked read: of `key` on the value with extent serial `serial`, which read a child with
-/// extent serial `child` (0: none).
+/// A read of `key` on extent `serial`, which read the child extent `child` (0: none).
 @usableFromInline
 struct Read: Equatable {
   let serial: UInt64
@@ -292,9 +259,7 @@ struct Read: Equatable {
 }
 
 extension ThreadContext {
-  /// Whether `read` repeats one of the last reads recorded by everything recording reads on this thread
-  /// now (the innermost scope, Apple's closure): recording it again would record the same access
-  /// and hand out the same child — a loop, a body reading `store.count` twice.
+  /// Whether `read` repeats a recent one of everything recording here: recording it adds nothing.
   func repeats(_ read: Read) -> Bool {
     let apple = window != nil && !hidesReadsFromApple
     if let scope, !scope.recentReads.contains(read) {
@@ -310,12 +275,10 @@ extension ThreadContext {
     if window != nil, !hidesReadsFromApple { appleRecorder.recorded(read) }
   }
 
-  /// Hands out `child`, read at `step` from the value of `parent`: at the location below, bound
-  /// to it if the parent still holds its value there (the holder has not moved on since).
+  /// Hands out `child`, read at `step` from `parent`, below it; bound there if the parent is current.
   @discardableResult
   func handOut(_ child: Extent, below parent: Handout, at step: LocationStep) -> (location: Location, version: UInt64) {
-    // Bound in the tree, the child is at its step's location (Slot.location); a change since
-    // moves the version read here.
+    // Already bound at its step's location: a change since moves the version read here.
     if let location = child.boundLiveLocation, parent.location.boundSerial.load(ordering: .relaxed) == parent.serial {
       let version = location.version.load(ordering: .relaxed)
       handOut(child, at: location, version: version)
@@ -332,8 +295,7 @@ extension ThreadContext {
     return (location, version)
   }
 
-  /// Hands out the elements of a plain array read at `step` from the value of `parent`, by
-  /// position below the array's location.
+  /// Hands out a plain array's elements, by position below the array's location.
   func handOut(_ elements: [ObservationIdentity], below parent: Handout, at step: LocationStep) {
     let current = withRegistry { _ in parent.location.boundSerial.load(ordering: .relaxed) == parent.serial }
     let array = withRegistry { _ in parent.location.child(step) }
@@ -348,8 +310,7 @@ extension ThreadContext {
     }
   }
 
-  /// A holder's read of its root, whose extent is `extent` (nil for a root with none: an enum, an
-  /// optional), at `location`: the root is bound there, and handed out.
+  /// A holder's read of its root (`extent` nil for an enum or optional root): bound and handed out.
   func handOutRoot(_ extent: Extent?, at location: Location) {
     guard let extent else { return }
     if location.isBound(to: extent), extent.location.holds(location.link) {
@@ -363,14 +324,10 @@ extension ThreadContext {
   }
 }
 
-// MARK: - withTracking
-
-/// Runs `apply`, recording the fields it reads; the first later change of any of them calls
-/// `onChange` once, after the change (the new value is readable) and with the fields that changed.
+/// Runs `apply`, recording the fields it reads; the first later change of any calls `onChange`
+/// once, after the change (the new value is readable), with the fields that changed.
 ///
-/// Like Observation's `withObservationTracking`, but per field of a struct, after the change, and
-/// with what changed. Nested calls track for themselves and for the enclosing call.
-///
+/// Like `withObservationTracking`, but per field; nested calls track for the enclosing call too.
 /// ```swift
 /// let count = withTracking {
 ///   model.counter.count
@@ -385,15 +342,14 @@ public func withTracking<T, E: Error>(
   try track(apply, onChange: onChange).result
 }
 
-/// `withTracking`, also returning the observer it registered (nil when nothing was read).
+/// `withTracking`, also returning its observer (nil when nothing was read).
 func track<T, E: Error>(
   _ apply: () throws(E) -> T,
   onChange: @escaping @Sendable (ObservationChange) -> Void
 ) throws(E) -> (result: T, observer: Observer?) {
   let context = ThreadContext.current
   let outer = context.scope
-  // An observer re-tracking as it fires reads for itself, not for an Observation closure that
-  // made the change: hidden from it, as from our own closure (`drainPending` set ours aside).
+  // An observer re-tracking as it fires reads for itself: hidden from Apple's closure, as from ours.
   let hidden = context.hidesReadsFromApple
   if context.isFiring { context.hidesReadsFromApple = true }
   // Scopes are reused: a tracking call then allocates only its observer.
@@ -419,8 +375,7 @@ func track<T, E: Error>(
   do {
     result = try apply()
   } catch {
-    // Nothing it read may call it: an observer registered early is withdrawn. What it read is
-    // still the enclosing call's.
+    // Nothing it read may call it (an early observer is withdrawn); its reads stay the enclosing call's.
     if let observer = scope.observer { withRegistry { garbage in observer.deactivate(&garbage) } }
     outer?.absorb(scope)
     throw error
@@ -430,13 +385,11 @@ func track<T, E: Error>(
   guard let early = scope.observer else {
     guard !pending.isEmpty else { return (result, nil) }
     let observer = Observer(onChange: onChange)
-    // A change landed between a read and now (another thread, or `apply` itself mutating what it
-    // read): it happened after the read, so the observer hears it.
+    // A change between a read and now (another thread, or `apply` itself): heard now.
     deliver(register(observer, for: pending))
     return (result, observer)
   }
   var missed = register(early, for: pending)
-  // What it heard while the closure ran, heard now.
   if let held = withRegistry({ _ in early.stopTracking() }) {
     missed += held.isEmpty ? [Delivery(observer: early, keyPath: nil)] : held.map { Delivery(observer: early, keyPath: $0) }
   }
@@ -444,11 +397,10 @@ func track<T, E: Error>(
   return (result, early)
 }
 
-/// Runs `body` without recording its reads in any enclosing tracking scope, ours or Apple's. A
-/// scope opened inside `body` records its own reads as usual — but an Observation scope opened
-/// inside `body` while another encloses it sees nothing through holders: Observation would merge
-/// its reads into the enclosing scope when it ends.
+/// Runs `body` without recording its reads in any enclosing tracking scope, ours or Apple's.
 ///
+/// A scope opened inside records as usual, except an Observation scope nested in another: it sees
+/// nothing through holders (Observation would merge its reads into the enclosing scope).
 /// ```swift
 /// withTracking {
 ///   render(model.title)
@@ -460,8 +412,7 @@ public func untracked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
   let outer = context.scope
   let hidden = context.hidesReadsFromApple
   context.scope = nil
-  // Hidden from an Observation scope open now (asked: a window may outlive its scope), not from
-  // one opened inside `body`.
+  // Hidden from an Observation scope open now (asked: a window may outlive it), not one inside `body`.
   if context.askApple() { context.hidesReadsFromApple = true }
   defer {
     context.scope = outer

@@ -1,8 +1,7 @@
 /// Runs `body`, then notifies each affected observer once, with everything it saw change.
 ///
-/// Transactions nest: notifications wait for the outermost one. Observers run on this thread,
-/// after `body` returned, and see the final state; a transaction run by an observer notifies after
-/// that observer returns (observers never nest, see `deliver`).
+/// Transactions nest: notifications wait for the outermost. Observers run on this thread after
+/// `body` returned, and see the final state; inside an observer, after it returns (see `deliver`).
 ///
 /// ```swift
 /// withTransaction {
@@ -24,7 +23,6 @@ func withTransaction<R, E: Error>(_ context: ThreadContext, _ body: () throws(E)
 }
 
 extension ThreadContext {
-  /// Ends a transaction: the outermost one delivers what it collected.
   @usableFromInline
   func endTransaction() {
     transactionDepth -= 1

@@ -1,10 +1,8 @@
 import Synchronization
 
-/// A value per type, computed once and then read without a lock.
-///
-/// Readers load an immutable dictionary snapshot; a writer replaces it under `writer` and never
-/// frees the old one (one snapshot per type ever added), so a reader never sees a snapshot freed.
-/// `make` runs outside the lock, so it may itself use this cache, or another, for other types.
+/// A value per type, computed once, then read without a lock from an immutable snapshot; a writer
+/// replaces it under `writer`, never freeing the old one (a reader may hold it). `make` runs outside
+/// the lock, so it may use a cache itself.
 final class TypeCache<Value: Sendable>: @unchecked Sendable {  // the snapshots are immutable
   private final class Snapshot {
     let values: [ObjectIdentifier: Value]

@@ -1,11 +1,6 @@
-// Updating a value from another by writing only what differs (what `StateHistory` undoes with).
-//
-// Replacing a value notifies every reader of it, even of the parts that are equal before and
-// after: a replacement has a new identity, and nothing compares what is inside. Updating walks
-// both values instead — the fields of an observable struct, the elements of a collection by id,
-// an optional's or an enum case's payload — and writes, through the usual accessors, only the
-// leaves that differ: readers of what is equal hear nothing, and the values keep their identity
-// (their extents) wherever they are updated in place.
+// Updating a value from another writes only the leaves that differ (struct fields, elements by id,
+// optional and enum payloads), through the usual accessors (`StateHistory` undoing): unlike a
+// replacement, readers of what is equal hear nothing, and values keep their extents.
 @_spi(Reflection) import Swift
 
 extension ObservationIdentifiable {
@@ -21,7 +16,6 @@ extension ObservationIdentifiable {
   }
 }
 
-/// Makes `value` equal to `other` by writing only what differs.
 @inlinable
 func update<T>(_ value: inout T, from other: T) {
   if let kind = FieldKind<T>.observable { return kind._update(&value, from: other) }
@@ -54,13 +48,11 @@ extension Observed {
   }
 }
 
-/// The writable stored fields of a `Fields` type, each as a function updating it from another
-/// value's; found by reflection once per type.
+/// Updaters of each writable stored field of `Fields`; reflected once per type.
 final class FieldUpdaters<Fields>: AnyFieldUpdaters, @unchecked Sendable {  // immutable
   let updaters: [(inout Observed<Fields>, Observed<Fields>) -> Void]
-  /// For each `let` field: whether two values have it equal (nil: it cannot be compared). A field
-  /// the walk cannot reach (`weak`, `unowned(unsafe)`, a function or a metatype: no key path)
-  /// counts as a constant that cannot be compared, so a value whose fields differ is replaced.
+  /// For each `let` field: whether two values have it equal (nil: cannot compare). A field without
+  /// a key path (`weak`, `unowned(unsafe)`, a function, a metatype) counts as one that cannot.
   let constantsAreEqual: [(Fields, Fields) -> Bool?]
 
   private override init() {
