@@ -64,6 +64,7 @@ import ValueStore
     #expect(animated == ButtonState(action: .send(.confirm, animation: .default)) { TextState("OK") })
     #expect(withoutAnimation.action.animation == nil)
     #expect(withoutAnimation.action.action == .confirm)
+    #expect(Set([plain.action, animated.action, animated.action]).count == 2)
   }
 
   @Test func withActionPerformsTheButtonsAction() {

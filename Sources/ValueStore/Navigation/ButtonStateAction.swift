@@ -69,12 +69,20 @@ extension ButtonStateAction: Equatable where Action: Equatable {}
 extension ButtonStateAction: Sendable where Action: Sendable {}
 
 extension ButtonStateAction: Hashable where Action: Hashable {
-  // By the action and whether it is animated: SwiftUI's `Animation` is only `Equatable`-checked
-  // (equal values hash equally either way).
+  /// Hashes the action and whether it is animated, not the animation (SwiftUI's `Animation` is
+  /// compared, not hashed): equal values still hash equally.
+  ///
+  /// ```swift
+  /// Set([ButtonStateAction.send(Alert.confirm), .send(.confirm, animation: .default)]).count   // 2
+  /// ```
   public func hash(into hasher: inout Hasher) {
     switch kind {
-    case let .send(action): hasher.combine(0); hasher.combine(action)
-    case let .animatedSend(action, _): hasher.combine(1); hasher.combine(action)
+    case let .send(action):
+      hasher.combine(0)
+      hasher.combine(action)
+    case let .animatedSend(action, _):
+      hasher.combine(1)
+      hasher.combine(action)
     }
   }
 }

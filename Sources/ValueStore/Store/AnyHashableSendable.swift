@@ -40,10 +40,18 @@ public struct AnyHashableSendable: Hashable, Sendable {
     self.init(base)  // opens the existential: the generic initializer
   }
 
+  /// Whether the values are equal as `AnyHashable`s.
+  ///
+  /// ```swift
+  /// AnyHashableSendable(1) == AnyHashableSendable(1)     // true
+  /// AnyHashableSendable(1) == AnyHashableSendable("1")   // false
+  /// ```
   public static func == (lhs: Self, rhs: Self) -> Bool {
     AnyHashable(lhs.base) == AnyHashable(rhs.base)
   }
 
+  /// Hashes the value as its `AnyHashable` does: `AnyHashableSendable(1).hashValue` is
+  /// `AnyHashable(1).hashValue`.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(AnyHashable(base))
   }
@@ -67,6 +75,7 @@ extension AnyHashableSendable: CustomReflectable {
 // (`box as AnyHashable as? Int`). The standard library's hook for this is underscored; upstream
 // uses it too.
 extension AnyHashableSendable: _HasCustomAnyHashableRepresentation {
+  /// The `AnyHashable` of the value: `AnyHashable(AnyHashableSendable(1)) == AnyHashable(1)`.
   public func _toCustomAnyHashable() -> AnyHashable? { AnyHashable(base) }
 }
 
