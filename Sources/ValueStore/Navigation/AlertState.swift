@@ -16,78 +16,107 @@ public protocol _EphemeralState {
 ///   })
 /// // later: case .destination(.presented(.alert(.confirmDeletion))): …
 /// ```
+///
+/// TCA's spelling, with ``TextState``, builds the same alert:
+///
+/// ```swift
+/// AlertState {
+///   TextState("Delete?")
+/// } actions: {
+///   ButtonState(role: .destructive, action: .send(.confirmDeletion, animation: .default)) {
+///     TextState("Delete")
+///   }
+///   ButtonState(role: .cancel) { TextState("Cancel") }
+/// } message: {
+///   TextState("This cannot be undone.")
+/// }
+/// ```
 public struct AlertState<Action>: _EphemeralState {
   public static var _actionType: Any.Type { Action.self }
 
-  public var title: String
-  public var message: String?
+  /// The alert's title.
+  public var title: TextState
+  /// The text under the title, if any.
+  public var message: TextState?
+  /// The alert's buttons, in order; none: the system shows an OK button that only dismisses.
   public var buttons: [ButtonState<Action>]
 
+  /// An alert titled `title`, with `message` under it and the buttons `buttons` builds.
+  ///
+  /// ```swift
+  /// AlertState(title: "Delete?", message: "This cannot be undone.") {
+  ///   ButtonState(role: .destructive, action: .confirmDeletion) { "Delete" }
+  /// }
+  /// ```
   public init(
     title: String, message: String? = nil,
     @ButtonStateBuilder<Action> buttons: () -> [ButtonState<Action>] = { [] }
   ) {
-    self.title = title
-    self.message = message
+    self.title = TextState(title)
+    self.message = message.map { TextState($0) }
     self.buttons = buttons()
+  }
+
+  /// An alert titled `title`, with the buttons `actions` builds and `message` under the title:
+  /// TCA's spelling.
+  ///
+  /// ```swift
+  /// AlertState {
+  ///   TextState("Delete?")
+  /// } actions: {
+  ///   ButtonState(role: .destructive, action: .send(.confirmDeletion, animation: .default)) {
+  ///     TextState("Delete")
+  ///   }
+  /// } message: {
+  ///   TextState("This cannot be undone.")
+  /// }
+  /// ```
+  public init(
+    title: () -> TextState,
+    @ButtonStateBuilder<Action> actions: () -> [ButtonState<Action>] = { [] },
+    message: (() -> TextState)? = nil
+  ) {
+    self.title = title()
+    self.message = message?()
+    self.buttons = actions()
   }
 }
 
 /// A confirmation dialog (an action sheet) as plain data: like ``AlertState``, with a title that
 /// may be hidden.
+///
+/// ```swift
+/// ConfirmationDialogState(title: "Share", titleVisible: true) {
+///   ButtonState(action: .copyLink) { "Copy Link" }
+///   ButtonState(role: .cancel) { "Cancel" }
+/// }
+/// ```
 public struct ConfirmationDialogState<Action>: _EphemeralState {
   public static var _actionType: Any.Type { Action.self }
 
-  public var title: String
+  /// The dialog's title.
+  public var title: TextState
+  /// Whether the title is shown.
   public var titleVisible: Bool
-  public var message: String?
+  /// The text under the title, if any.
+  public var message: TextState?
+  /// The dialog's buttons, in order.
   public var buttons: [ButtonState<Action>]
 
+  /// A dialog titled `title` (shown if `titleVisible`), with `message` and the buttons `buttons`
+  /// builds.
+  ///
+  /// ```swift
+  /// ConfirmationDialogState(title: "Share") { ButtonState(action: .copyLink) { "Copy Link" } }
+  /// ```
   public init(
     title: String, titleVisible: Bool = false, message: String? = nil,
     @ButtonStateBuilder<Action> buttons: () -> [ButtonState<Action>]
   ) {
-    self.title = title
+    self.title = TextState(title)
     self.titleVisible = titleVisible
-    self.message = message
+    self.message = message.map { TextState($0) }
     self.buttons = buttons()
-  }
-}
-
-/// A button of an alert or a dialog: its label, its role, and the action it sends (none: it only
-/// dismisses).
-public struct ButtonState<Action>: Identifiable {
-  public enum Role: Hashable, Sendable { case cancel, destructive }
-
-  public let id: Int
-  public var role: Role?
-  public var action: Action?
-  public var label: String
-
-  public init(role: Role? = nil, action: Action? = nil, label: () -> String) {
-    self.role = role
-    self.action = action
-    self.label = label()
-    id = 0
-  }
-
-  /// `button` numbered `id` among its alert's buttons.
-  init(_ button: Self, id: Int) {
-    (self.id, role, action, label) = (id, button.role, button.action, button.label)
-  }
-}
-
-/// Builds the buttons of an alert or a dialog, numbering them in order.
-@resultBuilder
-public enum ButtonStateBuilder<Action> {
-  public static func buildExpression(_ button: ButtonState<Action>) -> [ButtonState<Action>] { [button] }
-  public static func buildBlock(_ parts: [ButtonState<Action>]...) -> [ButtonState<Action>] { parts.flatMap { $0 } }
-  public static func buildOptional(_ part: [ButtonState<Action>]?) -> [ButtonState<Action>] { part ?? [] }
-  public static func buildEither(first part: [ButtonState<Action>]) -> [ButtonState<Action>] { part }
-  public static func buildEither(second part: [ButtonState<Action>]) -> [ButtonState<Action>] { part }
-  public static func buildArray(_ parts: [[ButtonState<Action>]]) -> [ButtonState<Action>] { parts.flatMap { $0 } }
-  public static func buildFinalResult(_ buttons: [ButtonState<Action>]) -> [ButtonState<Action>] {
-    buttons.enumerated().map { ButtonState($1, id: $0) }
   }
 }
 
@@ -97,6 +126,3 @@ extension AlertState: Sendable where Action: Sendable {}
 extension ConfirmationDialogState: Equatable where Action: Equatable {}
 extension ConfirmationDialogState: Hashable where Action: Hashable {}
 extension ConfirmationDialogState: Sendable where Action: Sendable {}
-extension ButtonState: Equatable where Action: Equatable {}
-extension ButtonState: Hashable where Action: Hashable {}
-extension ButtonState: Sendable where Action: Sendable {}

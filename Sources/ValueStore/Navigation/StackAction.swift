@@ -22,6 +22,14 @@ public enum StackAction<State, Action> {
   case push(id: StackElementID, state: State)
 }
 
+/// The ``StackAction`` of a stack of `R`'s elements, by its reducer: TCA's spelling.
+///
+/// ```swift
+/// enum Action { case path(StackActionOf<Path>) }
+/// // the same as: case path(StackAction<Path.State, Path.Action>)
+/// ```
+public typealias StackActionOf<R: Reducer> = StackAction<R.State, R.Action>
+
 extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 extension StackAction: Hashable where State: Hashable, Action: Hashable {}
 extension StackAction: Sendable where State: Sendable, Action: Sendable {}

@@ -47,6 +47,22 @@ public protocol Reducer<State, Action> {
   var body: Body { get }
 }
 
+/// A reducer of `R`'s state and action: TCA's spelling of a body's type.
+///
+/// ```swift
+/// struct Counter: Reducer {
+///   struct State: Equatable { var count = 0 }
+///   enum Action { case increment }
+///   var body: some ReducerOf<Self> {   // some Reducer<State, Action>
+///     Reduce { state, _ in
+///       state.count += 1
+///       return .none
+///     }
+///   }
+/// }
+/// ```
+public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>
+
 extension Reducer where Body == Never {
   /// A reducer that implements `reduce(into:action:)` has no body.
   public var body: Body {
