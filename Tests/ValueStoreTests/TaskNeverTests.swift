@@ -10,11 +10,25 @@ import ValueStore
   }
 
   @Test func neverThrowsCancellationErrorOnlyOnceCancelled() async {
+    #expect(await Self.throwsCancellationErrorOnceCancelled { try await Task.never() })
+  }
+
+  @Test func neverOfAValueThrowsCancellationErrorOnlyOnceCancelled() async {
+    #expect(
+      await Self.throwsCancellationErrorOnceCancelled {
+        let value: Int = try await Task<Int, Never>.never()
+        Issue.record("returned \(value)")
+      })
+  }
+
+  /// Runs `body` in a task, cancels it once it started, and returns whether the task saw itself
+  /// cancelled; `body` must throw `CancellationError` and nothing else.
+  static func throwsCancellationErrorOnceCancelled(_ body: @escaping @Sendable () async throws -> Void) async -> Bool {
     let (started, signal) = AsyncStream.makeStream(of: Void.self)
     let task = Task {
       signal.yield()
       do {
-        try await Task.never()
+        try await body()
         Issue.record("returned")
       } catch {
         #expect(error is CancellationError)
@@ -23,23 +37,6 @@ import ValueStore
     }
     for await _ in started { break }
     task.cancel()
-    #expect(await task.value)
-  }
-
-  @Test func neverOfAValueThrowsCancellationErrorOnlyOnceCancelled() async {
-    let (started, signal) = AsyncStream.makeStream(of: Void.self)
-    let task = Task {
-      signal.yield()
-      do {
-        let value: Int = try await Task<Int, Never>.never()
-        Issue.record("returned \(value)")
-      } catch {
-        #expect(error is CancellationError)
-      }
-      return Task.isCancelled
-    }
-    for await _ in started { break }
-    task.cancel()
-    #expect(await task.value)
+    return await task.value
   }
 }
