@@ -207,7 +207,7 @@ extension IdentifiedArray {
     }
     _ = _prepareStructureWrite()
     let before = _identity(of: old)
-    let slot = Slot(replacing: before, below: _extent.openingSlot(), at: .element(AnyHashable(_ids[offset])))
+    let slot = Slot(replacing: before, below: _extent.locationForSlots, at: .element(AnyHashable(_ids[offset])))
     let box = before.extent?.box.load()
     let type = _observableType
     type._makeIdentityUnique(&_elements[offset])
@@ -233,7 +233,7 @@ extension IdentifiedArray {
   mutating func _elementSlot(_ element: inout Element?, at offset: Int) -> (slot: Slot, box: Subscribers?)? {
     guard _observableElements, element != nil else { return nil }
     _ = _prepareStructureWrite()
-    let slot = Slot(&element!, as: _observableType, below: _extent.openingSlot(), at: .element(AnyHashable(_ids[offset])))
+    let slot = Slot(&element!, as: _observableType, below: _extent.locationForSlots, at: .element(AnyHashable(_ids[offset])))
     return (slot, slot.before.extent?.box.load())
   }
 

@@ -10,23 +10,20 @@
 // register on it, and a holder adopting a fork of it for one location would move the other's
 // readers away (lost) and notify them of this one's change (spurious). So a replacement
 // *detaches* the new value: every observable value in it that shares its extent gets a fresh one.
-// A detached value keeps its history (its lineage): it is the value it was copied from, so a copy
-// of that written here later is a write-back. Only a new value's fields start histories of their
-// own (`Observed.init`). Write-backs are not detached: their extents are this location's own (or
-// forks of them). See Design.md, "Shared values".
+// Write-backs are not detached: their extents are this location's own (or forks of them).
+// See Design.md, "Shared values".
 
 extension Extent {
-  /// The extent for a value that now stands on its own at its location: a fresh one, continuing
-  /// this one's history, if this one is shared or belongs to another location (a binding is for
-  /// life), else this one, rid of the ancestors no other value holds. Either way the value keeps
-  /// its value id: it is the same value, a copy, as TCA's `_$id` travels with copies — a store
-  /// made for it still stands for it.
+  /// The extent for a value that now stands on its own at its location: a fresh one if this one
+  /// is shared or belongs to another location (a binding is for life), else this one without its
+  /// lineage. Either way the value keeps its value id: it is the same value, a copy, as TCA's
+  /// `_$id` travels with copies — a store made for it still stands for it.
   @usableFromInline
   static func detached(_ extent: inout Extent) {
     if !isKnownUniquelyReferenced(&extent) || extent.location.isSet {
       extent = Extent.detached(from: extent)
-    } else if extent.flags.load(ordering: .relaxed) & Extent.isFork != 0 {
-      withRegistry { extent.spliceLineage(&$0) }
+    } else {
+      extent.cutLineage()
     }
   }
 }
@@ -39,14 +36,13 @@ extension Observed {
     detachFields()
   }
 
-  /// Detaches every observable value in the fields; `birth`: each field's value starts a history
-  /// of its own (a new value's fields are new values, even when built from one shared part).
+  /// Detaches every observable value in the fields.
   @usableFromInline
-  mutating func detachFields(birth: Bool = false) {
+  mutating func detachFields() {
     let fields = ObservableFields.of(Fields.self)
     guard !fields.detachers.isEmpty else { return }
     withUnsafeMutablePointer(to: &_value) { value in
-      for detach in fields.detachers { detach(UnsafeMutableRawPointer(value), birth) }
+      for detach in fields.detachers { detach(UnsafeMutableRawPointer(value)) }
     }
   }
 }
@@ -62,7 +58,7 @@ extension _EachFieldOptions {
 }
 
 final class ObservableFields {
-  let detachers: [(UnsafeMutableRawPointer, _ birth: Bool) -> Void]
+  let detachers: [(UnsafeMutableRawPointer) -> Void]
   /// The key and the identity of each observable field (a whole read hands them out).
   let identities: [(key: FieldKey, identity: (UnsafeRawPointer) -> ObservationIdentity)]
   /// The key of each observable field, and what is below it (a copy written back is reconciled
@@ -70,7 +66,7 @@ final class ObservableFields {
   let belows: [(key: FieldKey, below: (UnsafeRawPointer) -> Below)]
 
   private init<Fields>(_: Fields.Type) {
-    var detachers: [(UnsafeMutableRawPointer, _ birth: Bool) -> Void] = []
+    var detachers: [(UnsafeMutableRawPointer) -> Void] = []
     var identities: [(key: FieldKey, identity: (UnsafeRawPointer) -> ObservationIdentity)] = []
     var belows: [(key: FieldKey, below: (UnsafeRawPointer) -> Below)] = []
     // `.skippingFieldsWithoutKeyPaths`: a field with no key path (`weak`, a function) must not
@@ -78,14 +74,10 @@ final class ObservableFields {
     _ = _forEachFieldWithKeyPath(of: Fields.self, options: .skippingFieldsWithoutKeyPaths) { _, keyPath in
       let valueType = type(of: keyPath).valueType
       if let kind = ObservationKind.of(valueType) {
-        func detacher<Value>(_: Value.Type) -> ((UnsafeMutableRawPointer, Bool) -> Void)? {
+        func detacher<Value>(_: Value.Type) -> ((UnsafeMutableRawPointer) -> Void)? {
           // A `let` field gives a read-only key path: it cannot be detached, nor assigned either.
           guard let writable = keyPath as? WritableKeyPath<Fields, Value> else { return nil }
-          return { pointer, birth in
-            let field = pointer.assumingMemoryBound(to: Fields.self)
-            kind._detach(&field.pointee[keyPath: writable])
-            if birth { kind._identity(of: field.pointee[keyPath: writable]).extent?.cutLineage() }
-          }
+          return { kind._detach(&$0.assumingMemoryBound(to: Fields.self).pointee[keyPath: writable]) }
         }
         if let detach = _openExistential(valueType, do: detacher) { detachers.append(detach) }
         func identity<Value>(_: Value.Type) -> (UnsafeRawPointer) -> ObservationIdentity {

@@ -15,8 +15,8 @@ import Synchronization
 /// - `location` is set at most once per location life: it is replaced only when the location it
 ///   names left the holder's tree (retired); the binding is valid while `location.boundSerial ==
 ///   serial`.
-/// - `origin != nil` ⇔ `flags` has `isFork`; `changes` is empty when `origin == nil`; an extent
-///   ever bound records no changes (it keeps its origin only while it is still its value).
+/// - `origin != nil` ⇔ `flags` has `isFork`; `changes` is empty when `origin == nil`; a bound
+///   extent has no origin (binding cuts the lineage).
 /// - `box` is set at most once, by a tracked read outside any holder or by a bare fork.
 @usableFromInline
 final class Extent: @unchecked Sendable {
@@ -85,16 +85,13 @@ final class Extent: @unchecked Sendable {
       && openTrackingScopes.load(ordering: .relaxed) == 0
   }
 
-  /// Before a write through one of this value's slots (a field or an element holding observable
-  /// values): the location below which the slot may be observed — the bound location, if a read
-  /// reached below it. A bound value stops being equal to its origin here (see `record`): what
-  /// changes below is told to the locations below, never recorded on it.
+  /// The location below which a write through this value's fields may reach an observed slot:
+  /// the bound location, if a read reached below it.
   @inlinable
-  func openingSlot() -> Location? {
-    let flags = flags.load(ordering: .relaxed)
-    guard _slowPath(flags & Extent.isBound != 0) else { return nil }
-    if _slowPath(flags & Extent.isFork != 0) { cutLineage() }
-    guard location.withObject({ $0.hasChildren.load(ordering: .relaxed) }) == true else { return nil }
+  var locationForSlots: Location? {
+    guard _slowPath(flags.load(ordering: .relaxed) & Extent.isBound != 0),
+      location.withObject({ $0.hasChildren.load(ordering: .relaxed) }) == true
+    else { return nil }
     return boundLocation
   }
 
@@ -152,15 +149,10 @@ extension Extent {
   }
 
   /// A fresh extent for a value that must stand on its own (shared with another place, or bound
-  /// to another location): no readers, the same value id, and `extent` as its origin with no
-  /// change since — it is that value until it is written (see `equivalentAncestor`).
+  /// to another location): no lineage, no readers, the same value id.
   @usableFromInline
   static func detached(from extent: Extent) -> Extent {
-    let detached = Extent(continuing: extent, lineage: false)
-    // Not shared yet: no other thread can see its lineage.
-    detached.origin = extent
-    detached.flags.store(Extent.isFork, ordering: .relaxed)
-    return detached
+    Extent(continuing: extent, lineage: false)
   }
 
   /// Records a write of `key` and notifies its readers: at the bound location, and in the box.
@@ -192,25 +184,11 @@ extension Extent {
     if let box, ThreadContext.current.holderDepth == 0 { AppleObservation.didChange(box, change) }
   }
 
-  /// Records a write on this fork; a bound extent's write ends its equivalence with its origin
-  /// instead (a bound extent records nothing). Requires the registry lock.
+  /// Records a write on this fork. Requires the registry lock.
   func record(_ change: Change, _ garbage: inout [AnyObject]) {
     guard origin != nil else { return }
-    if flags.load(ordering: .relaxed) & Extent.isBound != 0 { return forgetLineage(&garbage) }
     changes.insert(change)
     spliceLineage(&garbage)
-  }
-
-  /// The farthest ancestor this value has not been written since: a value descending from it
-  /// descends from this one too. Requires the registry lock.
-  func equivalentAncestor() -> Extent? {
-    var node = self
-    var found: Extent?
-    while node.changes.isEmpty, let parent = node.origin {
-      found = parent
-      node = parent
-    }
-    return found
   }
 
   /// Drops ancestors that nothing but this lineage holds — no value holds them, so no slot can
@@ -263,7 +241,7 @@ extension Extent {
     flags.bitwiseAnd(~Extent.isFork, ordering: .relaxed)
   }
 
-  /// Cuts the lineage (a value placed as a replacement, or a bound value about to change below).
+  /// Cuts the lineage (a value placed as a replacement, or adopted by a slot nobody observes).
   @usableFromInline
   func cutLineage() {
     guard flags.load(ordering: .relaxed) & Extent.isFork != 0 else { return }
@@ -271,9 +249,7 @@ extension Extent {
   }
 
   /// Binds this extent to `location`: the holder put its value there. False if it is bound to
-  /// another location already (the value moved: it needs an extent of its own). Keeps the lineage
-  /// only while nothing was written since the origin (the value is still its ancestor's, and a
-  /// copy of that written back is this value's write-back); a bound extent records no changes.
+  /// another location already (the value moved: it needs an extent of its own). Cuts the lineage.
   /// Requires the registry lock.
   ///
   /// A binding is for the life of its location in the holder's tree: an extent bound to a
@@ -290,8 +266,7 @@ extension Extent {
       guard stored.isRetired.load(ordering: .relaxed), let old = self.location.replace(stored, with: location.link) else { return false }
       garbage.append(old)
     }
-    if changes.isEmpty, origin != nil { spliceLineage(&garbage) }
-    if !changes.isEmpty { forgetLineage(&garbage) }
+    forgetLineage(&garbage)
     location.boundSerial.store(serial, ordering: .relaxed)
     flags.bitwiseOr(Extent.isBound, ordering: .relaxed)
     return true

@@ -37,9 +37,9 @@
 //     thread's queue is empty; transaction and holder depths never go below zero, and a holder
 //     mutates only inside a transaction.
 // I7  Lineage. `origin != nil` ⇔ the `isFork` flag; no origin ⇒ no changes; a fork's changes
-//     are deduplicated (`Change.isSame`); an extent ever bound records no changes; an origin is
-//     older than its fork (smaller serial), of the same value id (and lineage, unless the fork
-//     was detached), and a lineage has no cycle.
+//     are deduplicated (`Change.isSame`); an extent ever bound carries no lineage (binding cuts
+//     it); an origin is older than its fork (smaller serial), of the same lineage and value id,
+//     and a lineage has no cycle.
 // I8  Tree mirrors. A location's `hasChildren` and its link's `hasChildren` say whether it has
 //     children; a location appears once in its holder's tree.
 
@@ -255,10 +255,12 @@ extension Extent {
       _invariant(!changes[..<index].contains { $0.isSame(as: change) }, "I7", "#\(serial) records \(change.key) twice")
     }
     _invariant(location.isSet == (flags & Extent.isBound != 0), "I2c", "#\(serial): location set \(location.isSet), isBound flag \(!location.isSet ? "set" : "clear")")
-    if location.isSet { _invariant(changes.isEmpty, "I7", "#\(serial) was bound but records \(changes.count) changes") }
+    if location.isSet { _invariant(origin == nil, "I7", "#\(serial) was bound but carries a lineage") }
     if let origin {
       _invariant(origin.serial < serial, "I7", "#\(serial)'s origin #\(origin.serial) is younger")
-      _invariant(origin.valueID == valueID, "I7", "#\(serial)'s origin #\(origin.serial) is of another value")
+      _invariant(
+        origin.lineageSerial == lineageSerial && origin.valueID == valueID, "I7",
+        "#\(serial)'s origin #\(origin.serial) is of another lineage or value")
     }
     box.load()?._checkInvariantsLocked()
   }

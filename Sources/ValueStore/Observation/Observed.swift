@@ -27,7 +27,7 @@ public struct Observed<Fields> {
   public init(_ fields: Fields) {
     _value = fields
     _extent = Extent()
-    detachFields(birth: true)
+    detachFields()
   }
 
   /// All fields, read without recording an access.
@@ -126,7 +126,7 @@ extension Observed {
         let before = observable._identity(of: _value[keyPath: keyPath])
         // An identity that does not describe its value (a plain enum payload) is compared by value.
         if before.isOpaque, FieldKind<T>.isEqual(_value[keyPath: keyPath], newValue) == true { return }
-        let slot = Slot(replacing: before, below: _extent.openingSlot(), at: .field(.field(keyPath)))
+        let slot = Slot(replacing: before, below: _extent.locationForSlots, at: .field(.field(keyPath)))
         _value[keyPath: keyPath] = newValue
         observable._makeIdentityUnique(&_value[keyPath: keyPath])
         reconcile(keyPath, slot)
@@ -169,7 +169,7 @@ extension Observed {
   mutating func openSlot<T>(_ keyPath: WritableKeyPath<Fields, T>) -> (Slot, T?) {
     let observable = FieldKind<T>.observable!
     _ = prepareToWrite()
-    let slot = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.openingSlot(), at: .field(.field(keyPath)))
+    let slot = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.locationForSlots, at: .field(.field(keyPath)))
     let old = slot.before.isOpaque && T.self is any Equatable.Type ? _value[keyPath: keyPath] : nil
     return (slot, old)
   }
@@ -182,21 +182,16 @@ extension Observed {
   /// constant and the calls below are direct.
   @inlinable @inline(never)
   mutating func reconcile<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot) {
-    if isKept(keyPath, slot) { return }
-    // A replacement: the new value may come from another location (Detach.swift).
-    FieldKind<T>.observable!._detach(&_value[keyPath: keyPath])
-    if !_extent.isQuiet { didWrite(keyPath) }
-  }
-
-  /// Whether the slot keeps the value in the field (see `Slot.reconcile`). A function of its own:
-  /// the copy it reads through is gone before a replacement is detached.
-  @inlinable
-  func isKept<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot) -> Bool {
     let observable = FieldKind<T>.observable!
     let value = _value[keyPath: keyPath]
     let after = observable._identity(of: value)
     observable._adoptForks(of: value, in: _ObservationPlace(slot.location))
-    return slot.reconcile(after, owner: _extent, at: .field(.field(keyPath)), below: { observable._below(of: value, at: $0) })
+    if slot.reconcile(after, owner: _extent, at: .field(.field(keyPath)), below: { observable._below(of: value, at: $0) }) {
+      return
+    }
+    // A replacement: the new value may come from another location (Detach.swift).
+    observable._detach(&_value[keyPath: keyPath])
+    if !_extent.isQuiet { didWrite(keyPath) }
   }
 }
 

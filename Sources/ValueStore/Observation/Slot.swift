@@ -18,16 +18,24 @@ struct Slot {
   /// The location of the value in the slot, when the holder observes below it.
   @usableFromInline let location: Location?
   @usableFromInline let before: ObservationIdentity
-  /// The farthest ancestor of the slot's value that it has not been written since, when the
-  /// holder observes the slot (`Extent.equivalentAncestor`): the value it forked for its
-  /// location (a snapshot shared it), or the one a copy placed here came from. Written back, it
-  /// is the slot's value again; a descendant of it is a write-back.
+  /// The value before the slot made it its location's own, if that forked it (a snapshot shared
+  /// it): written back (`state = snapshot` of an unchanged copy), it is the slot's value again
+  /// (its identity is `before`'s tag with this extent's serial).
   ///
   /// Held while the slot reconciles: a slot recognises its values by their extents' serials, and
   /// a lineage drops an ancestor nothing else holds (`Extent.spliceLineage`). Held, it stays in
   /// the lineage of every copy of it, and a copy of it written meanwhile forks (and records its
   /// writes) rather than writing it in place.
   @usableFromInline let original: Extent?
+
+  /// The extent `before` was forked from as the slot bound it (`unbound`'s, which `origin` is,
+  /// taken from the fork as binding cut its lineage), or nil: it was bound as it was, or detached
+  /// (it was bound to another location).
+  @inlinable
+  static func original(_ unbound: ObservationIdentity, boundAs before: ObservationIdentity, origin: Extent?) -> Extent? {
+    guard unbound != before, let origin, origin.serial == unbound.serial else { return nil }
+    return origin
+  }
 
   /// The slot holding `value` at `step` below `parent` (the parent's bound location, nil for a
   /// copy or a value nobody observes), before a write that changes it in place.
@@ -38,7 +46,7 @@ struct Slot {
     if let location {
       let bound = kind._bind(&value, to: location)
       before = bound.identity
-      original = bound.origin?.takeRetainedValue()
+      original = Slot.original(unbound, boundAs: before, origin: bound.origin?.takeRetainedValue())
     } else {
       before = unbound
       original = nil
@@ -51,22 +59,7 @@ struct Slot {
   init(replacing before: ObservationIdentity, below parent: Location?, at step: @autoclosure () -> LocationStep) {
     location = Slot.location(step(), below: parent, of: before)
     self.before = before
-    original = location == nil ? nil : Slot.equivalentAncestor(of: before)
-  }
-
-  /// The farthest ancestor of the value whose identity is `identity` (alive) it has not been
-  /// written since.
-  @inlinable
-  static func equivalentAncestor(of identity: ObservationIdentity) -> Extent? {
-    guard let extent = identity.extent, _slowPath(extent.flags.load(ordering: .relaxed) & Extent.isFork != 0) else {
-      return nil
-    }
-    return equivalentAncestorSlowly(of: extent)
-  }
-
-  @usableFromInline @inline(never)
-  static func equivalentAncestorSlowly(of extent: Extent) -> Extent? {
-    withRegistry { _ in extent.equivalentAncestor() }
+    original = nil
   }
 
   /// A holder's root slot, after the mutation found its value changed (see `bindRoot`).
@@ -92,8 +85,10 @@ struct Slot {
   static func bindRoot<Value: ObservationIdentifiable>(
     _ value: inout Value, to location: Location
   ) -> (before: ObservationIdentity, original: Unmanaged<Extent>?) {
-    let (before, original) = value._bind(to: location)
-    return (before, original)
+    let unbound = value.observationIdentity
+    let (before, origin) = value._bind(to: location)
+    guard let origin else { return (before, nil) }
+    return (before, Slot.original(unbound, boundAs: before, origin: origin.takeRetainedValue()).map { .passRetained($0) })
   }
 
   /// The location at `step` below `parent`, if a read reached it: the one the value there
@@ -133,11 +128,10 @@ struct Slot {
   func reconcileChange(
     _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> Below?
   ) -> Bool {
-    if let original, after.serial == original.serial, after.tag == before.tag, let location, let extent = after.extent,
-      withRegistry({ extent.bind(to: location, &$0) })
-    {
-      // An ancestor the slot's value was equal to, back: the writes made since were heard as they
-      // were made; it is the location's value again.
+    if let original, after.serial == original.serial, after.tag == before.tag, let location, let extent = after.extent {
+      // The value it held before the slot forked it, back: the writes made meanwhile were heard
+      // as they were made; it is the location's value again.
+      _ = withRegistry { extent.bind(to: location, &$0) }
       return true
     }
     var apple: [(Subscribers, [Change]?)] = []
@@ -168,11 +162,8 @@ struct Slot {
       if let owner, owner.flags.load(ordering: .relaxed) & Extent.isFork != 0, owner.boundLocation == nil {
         // In a copy: whoever writes the copy back learns that something below changed.
         owner.record(Change(below: step), &garbage)
-      } else if !extent.changes.isEmpty {
-        // Written since its origin: it is a value of its own (else it is still its origin's).
-        extent.forgetLineage(&garbage)
       } else {
-        extent.spliceLineage(&garbage)
+        extent.forgetLineage(&garbage)
       }
       return deliveries
     }
@@ -279,32 +270,29 @@ extension BareBox {
 extension ObservationIdentifiable {
   /// Makes this value `location`'s own before the holder writes it: forked if a copy shares it,
   /// bound, and given a fresh identity if it is bound to another location (it moved there).
-  /// Returns its identity then, and its farthest ancestor it has not been written since (see
-  /// `Slot.original`; retained: the caller owns it; unmanaged, so that the common case carries no
-  /// reference).
+  /// Returns its identity then, and the extent it was forked from if binding cut that lineage
+  /// (retained: the caller owns it; unmanaged, so that the common case carries no reference).
   @inlinable
   mutating func _bind(to location: Location) -> (identity: ObservationIdentity, origin: Unmanaged<Extent>?) {
     _makeIdentityUnique()
     let identity = observationIdentity
     guard let extent = identity.unmanagedExtent,
-      extent._withUnsafeGuaranteedRef({
-        !location.isBound(to: $0) || !$0.location.holds(location.link)
-          || $0.flags.load(ordering: .relaxed) & Extent.isFork != 0
-      })
+      extent._withUnsafeGuaranteedRef({ !location.isBound(to: $0) || !$0.location.holds(location.link) })
     else { return (identity, nil) }
     return _bindSlowly(extent.takeUnretainedValue(), to: location)
   }
 
   @usableFromInline @inline(never)
   mutating func _bindSlowly(_ extent: Extent, to location: Location) -> (identity: ObservationIdentity, origin: Unmanaged<Extent>?) {
-    var bound = extent
-    if !withRegistry({ extent.bind(to: location, &$0) }) {
+    var origin: Extent?
+    if !withRegistry({ garbage in
+      origin = extent.origin
+      return extent.bind(to: location, &garbage)
+    }) {
+      origin = nil
       _detach()
-      guard let fresh = observationIdentity.extent else { return (observationIdentity, nil) }
-      _ = withRegistry { fresh.bind(to: location, &$0) }
-      bound = fresh
+      if let fresh = observationIdentity.extent { _ = withRegistry { fresh.bind(to: location, &$0) } }
     }
-    let origin = withRegistry { _ in bound.equivalentAncestor() }
     return (observationIdentity, origin.map { .passRetained($0) })
   }
 
