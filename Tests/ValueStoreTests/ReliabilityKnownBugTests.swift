@@ -3,10 +3,9 @@ import Testing
 @testable import ValueStore
 
 /// The smallest failing test of each bug the randomized tests found (see `RelKnownBug`). Each
-/// expectation states the contract. Fixed bugs (B1–B5, B7–B12, B16–B19, B21; B14 in
-/// `RegistrationWindowTests`, B15 in `SharedIdentityTests`) are plain regression tests now; `withKnownIssue` marks the ones
-/// still open (B6) and fails ("known issue was
-/// not recorded") once one is fixed — then drop the wrapper and remove it from `RelKnownBug.open`.
+/// expectation states the contract. Every bug here is fixed (B14 is in `RegistrationWindowTests`,
+/// B15 in `SharedIdentityTests`): they are plain regression tests. A bug found open gets its test
+/// in `withKnownIssue` and its case in `RelKnownBug.open` until it is fixed.
 @Suite(.timeLimit(.minutes(1))) struct ReliabilityKnownBugTests {
   /// B1 — lost. Randomized (seed 0x454625a8762a575a): `rows.append(Row(id: 1));
   /// track rows.map(\.count); copies[1] = state; copies[1]: rows[id: 1]?.count += 2;
@@ -68,17 +67,15 @@ import Testing
     #expect(loop.count == 1)
   }
 
-  /// B6 — spurious. Randomized (seed 0xed8489e8ba9e9aec): `optional = child; track optional;
-  /// optional = child`.
-  @Test func b6_writingTheSameCopyBackTwiceIsAReplacement() {
+  /// B6 — was spurious. Randomized (seed 0xed8489e8ba9e9aec): `optional = child; track optional;
+  /// optional = child`. Fixed: a value keeps its history where it is placed (`WriteBackHistoryTests`).
+  @Test func b6_writingTheSameCopyBackTwiceIsAWriteBack() {
     let root = ObservedRoot(RelState())
     let copy = root.currentValue.child
     root.mutate { $0.child = copy }  // a write-back of an unchanged copy: nothing
     let title = tracking { root.read { $0.child.title } }
     root.mutate { $0.child = copy }  // the same again: still nothing
-    withKnownIssue("B6: the first assignment forked the copy and cut its lineage") {
-      #expect(title.count == 0)
-    }
+    #expect(title.count == 0)
   }
 
   /// B7 — spurious. Randomized (seed 0xb55d489a3f17ea1): `copies[2] = state; track child;

@@ -207,12 +207,15 @@ extension IdentifiedArray {
     }
     _ = _prepareStructureWrite()
     let before = _identity(of: old)
-    let slot = Slot(replacing: before, below: _extent.locationForSlots, at: .element(AnyHashable(_ids[offset])))
+    let slot = Slot(replacing: before, below: _extent.openingSlot(), at: .element(AnyHashable(_ids[offset])))
     let box = before.extent?.box.load()
     let type = _observableType
+    let placed = _identity(of: _elements[offset])
     type._makeIdentityUnique(&_elements[offset])
-    if !_reconcile(slot, box: box, after: _elements[offset], at: offset, old: old) {
+    let exclusive = _identity(of: _elements[offset]).serial != placed.serial
+    if case let .replaced(history) = _reconcile(slot, box: box, after: _elements[offset], at: offset, old: old, exclusive: exclusive) {
       type._detach(&_elements[offset])
+      slot.place(&_elements[offset], as: type, history: history)
     }
   }
 
@@ -233,7 +236,7 @@ extension IdentifiedArray {
   mutating func _elementSlot(_ element: inout Element?, at offset: Int) -> (slot: Slot, box: Subscribers?)? {
     guard _observableElements, element != nil else { return nil }
     _ = _prepareStructureWrite()
-    let slot = Slot(&element!, as: _observableType, below: _extent.locationForSlots, at: .element(AnyHashable(_ids[offset])))
+    let slot = Slot(&element!, as: _observableType, below: _extent.openingSlot(), at: .element(AnyHashable(_ids[offset])))
     return (slot, slot.before.extent?.box.load())
   }
 
@@ -251,27 +254,33 @@ extension IdentifiedArray {
       return _extent.elementLeft(
         .element(AnyHashable(_ids[offset])), box: before.box, key: before.slot.before.unmanagedExtent == nil ? .element(_ids[offset]) : nil)
     }
-    if !_reconcile(before.slot, box: before.box, after: element!, at: offset, old: old) { _observableType._detach(&element!) }
+    if case let .replaced(history) = _reconcile(before.slot, box: before.box, after: element!, at: offset, old: old) {
+      _observableType._detach(&element!)
+      before.slot.place(&element!, as: _observableType, history: history)
+    }
   }
 
   /// Whether the slot at `offset` still holds the same element (itself, a descendant it adopted,
-  /// or — for an element whose identity is opaque — an equal value); if not, the old element's
-  /// readers are told it left.
+  /// or — for an element whose identity is opaque — an equal value); if a replacement, the old
+  /// element's readers are told it left.
   @inlinable
-  mutating func _reconcile(_ slot: Slot, box: Subscribers?, after element: Element, at offset: Int, old: Element?) -> Bool {
+  mutating func _reconcile(
+    _ slot: Slot, box: Subscribers?, after element: Element, at offset: Int, old: Element?, exclusive: Bool = false
+  ) -> Reconciled {
     let after = _identity(of: element)
-    if _fastPath(after == slot.before) { return true }
-    if slot.before.isOpaque, let old, FieldKind<Element>.isEqual(old, element) == true { return true }
+    if slot.before.isOpaque, after != slot.before, let old, FieldKind<Element>.isEqual(old, element) == true { return .kept }
     let type = _observableType
-    if slot.reconcile(after, owner: _extent, at: .element(AnyHashable(_ids[offset])), below: { type._below(of: element, at: $0) }) {
-      return true
+    let reconciled = slot.reconcile(
+      after, owner: _extent, at: .element(AnyHashable(_ids[offset])), below: { type._below(of: element, at: $0) },
+      exclusive: exclusive)
+    if case .replaced = reconciled {
+      // Replaced: the slot told the location's readers; a bare reader of the old element hears
+      // it, and a copy records it.
+      _extent.elementLeft(
+        slot.location == nil ? .element(AnyHashable(_ids[offset])) : nil, box: box,
+        key: slot.before.unmanagedExtent == nil ? .element(_ids[offset]) : nil)
     }
-    // Replaced: the slot told the location's readers; a bare reader of the old element hears it,
-    // and a copy records it.
-    _extent.elementLeft(
-      slot.location == nil ? .element(AnyHashable(_ids[offset])) : nil, box: box,
-      key: slot.before.unmanagedExtent == nil ? .element(_ids[offset]) : nil)
-    return false
+    return reconciled
   }
 
   /// Elements that are not observable changed in place.

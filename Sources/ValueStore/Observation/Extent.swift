@@ -40,10 +40,18 @@ final class Extent: @unchecked Sendable {
   @exclusivity(unchecked) var origin: Extent?
   /// The keys written since the fork. Guarded by ``registry``.
   @exclusivity(unchecked) var changes = ChangeLog()
+  /// The extent whose value this one still is: a slot placed this value as a copy of that one
+  /// (`Slot.place`), and nothing was written to it, or below it, since. A copy of that value
+  /// written where this one is, is a write-back (`Slot.reconcile`). Not a lineage: no slot adopts
+  /// this value through it, so a value two places share is never bound through it. Guarded by
+  /// ``registry``.
+  @exclusivity(unchecked) var sameAs: Extent?
 
   @usableFromInline static let isFork: UInt8 = 1
   @usableFromInline static let hasBox: UInt8 = 2
   @usableFromInline static let isBound: UInt8 = 4
+  /// `sameAs` is set: the first write to this value, or below it, clears it.
+  @usableFromInline static let hasSameAs: UInt8 = 8
 
   /// A new value's extent.
   @inlinable
@@ -85,13 +93,15 @@ final class Extent: @unchecked Sendable {
       && openTrackingScopes.load(ordering: .relaxed) == 0
   }
 
-  /// The location below which a write through this value's fields may reach an observed slot:
-  /// the bound location, if a read reached below it.
+  /// Before a write through one of this value's slots (a field or an element holding observable
+  /// values): the location below which the slot may be observed — the bound location, if a read
+  /// reached below it. A write below ends the history its location records for it.
   @inlinable
-  var locationForSlots: Location? {
-    guard _slowPath(flags.load(ordering: .relaxed) & Extent.isBound != 0),
-      location.withObject({ $0.hasChildren.load(ordering: .relaxed) }) == true
-    else { return nil }
+  func openingSlot() -> Location? {
+    let flags = flags.load(ordering: .relaxed)
+    if _slowPath(flags & Extent.hasSameAs != 0) { forgetSameAs() }
+    guard _slowPath(flags & Extent.isBound != 0) else { return nil }
+    guard location.withObject({ $0.hasChildren.load(ordering: .relaxed) }) == true else { return nil }
     return boundLocation
   }
 
@@ -158,6 +168,7 @@ extension Extent {
   /// Records a write of `key` and notifies its readers: at the bound location, and in the box.
   @usableFromInline @inline(never)
   func didChange(_ key: FieldKey, _ keyPath: AnyKeyPath?) {
+    if flags.load(ordering: .relaxed) & Extent.hasSameAs != 0 { forgetSameAs() }
     let change = Change(key: key, keyPath: keyPath)
     let location = boundLocation
     let box = box.load()
@@ -182,6 +193,64 @@ extension Extent {
     }
     if let location { AppleObservation.didChange(location, change) }
     if let box, ThreadContext.current.holderDepth == 0 { AppleObservation.didChange(box, change) }
+  }
+
+  /// This value is about to be written (or below it): it is no longer `sameAs`'s value.
+  @usableFromInline @inline(never)
+  func forgetSameAs() {
+    withRegistry { garbage in
+      flags.bitwiseAnd(~Extent.hasSameAs, ordering: .relaxed)
+      if let sameAs = sameAs.take() { garbage.append(sameAs) }
+    }
+  }
+
+  /// Records that this value is `history`'s (see `sameAs`). Requires the registry lock.
+  func setSameAs(_ history: Extent, _ garbage: inout [AnyObject]) {
+    if let old = sameAs { garbage.append(old) }
+    sameAs = history
+    flags.bitwiseOr(Extent.hasSameAs, ordering: .relaxed)
+  }
+
+  /// The farthest value this one still is — following forks nothing was written to and values
+  /// placed as copies (`sameAs`) — or itself. Requires the registry lock.
+  func history() -> Extent {
+    var node = self
+    while true {
+      if let origin = node.origin {
+        guard node.changes.isEmpty else { return node }
+        node = origin
+      } else if let sameAs = node.sameAs {
+        node = sameAs
+      } else {
+        return node
+      }
+    }
+  }
+
+  /// The keys written since `ancestor`'s value to make this one, if this one is it or was made
+  /// from it (forks and the values they record, and values placed as copies). Requires the
+  /// registry lock.
+  func written(toReach ancestor: Extent) -> [Change]? {
+    var written = ChangeLog()
+    var node = self
+    while node !== ancestor {
+      if let origin = node.origin {
+        written.formUnion(node.changes)
+        node = origin
+      } else if let sameAs = node.sameAs {
+        node = sameAs
+      } else {
+        return nil
+      }
+    }
+    return written.changes
+  }
+
+  /// A value below `step` changed in place on this fork (a copy): whoever writes the copy back
+  /// learns it there (its log is complete: `history()` and write-backs trust it).
+  @usableFromInline @inline(never)
+  func changed(below step: LocationStep) {
+    withRegistry { record(Change(below: step), &$0) }
   }
 
   /// Records a write on this fork. Requires the registry lock.

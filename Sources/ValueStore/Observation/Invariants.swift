@@ -39,7 +39,8 @@
 // I7  Lineage. `origin != nil` ⇔ the `isFork` flag; no origin ⇒ no changes; a fork's changes
 //     are deduplicated (`Change.isSame`); an extent ever bound carries no lineage (binding cuts
 //     it); an origin is older than its fork (smaller serial), of the same lineage and value id,
-//     and a lineage has no cycle.
+//     and a lineage has no cycle; `sameAs` is set ⇔ the `hasSameAs` flag, and names a value
+//     that is no other's (`Extent.history()` resolved it).
 // I8  Tree mirrors. A location's `hasChildren` and its link's `hasChildren` say whether it has
 //     children; a location appears once in its holder's tree.
 
@@ -256,6 +257,8 @@ extension Extent {
     }
     _invariant(location.isSet == (flags & Extent.isBound != 0), "I2c", "#\(serial): location set \(location.isSet), isBound flag \(!location.isSet ? "set" : "clear")")
     if location.isSet { _invariant(origin == nil, "I7", "#\(serial) was bound but carries a lineage") }
+    _invariant((sameAs != nil) == (flags & Extent.hasSameAs != 0), "I7", "#\(serial): sameAs \(sameAs != nil), hasSameAs flag \(flags & Extent.hasSameAs != 0)")
+    if let sameAs { _invariant(sameAs.sameAs == nil && sameAs !== self, "I7", "#\(serial) is the same as #\(sameAs.serial), which is the same as another") }
     if let origin {
       _invariant(origin.serial < serial, "I7", "#\(serial)'s origin #\(origin.serial) is younger")
       _invariant(

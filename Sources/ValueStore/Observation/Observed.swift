@@ -126,10 +126,11 @@ extension Observed {
         let before = observable._identity(of: _value[keyPath: keyPath])
         // An identity that does not describe its value (a plain enum payload) is compared by value.
         if before.isOpaque, FieldKind<T>.isEqual(_value[keyPath: keyPath], newValue) == true { return }
-        let slot = Slot(replacing: before, below: _extent.locationForSlots, at: .field(.field(keyPath)))
+        let slot = Slot(replacing: before, below: _extent.openingSlot(), at: .field(.field(keyPath)))
         _value[keyPath: keyPath] = newValue
+        let placed = observable._identity(of: _value[keyPath: keyPath])
         observable._makeIdentityUnique(&_value[keyPath: keyPath])
-        reconcile(keyPath, slot)
+        reconcile(keyPath, slot, placed: placed)
         return
       }
       if FieldKind<T>.isEqual(_value[keyPath: keyPath], newValue) == true { return }
@@ -169,7 +170,7 @@ extension Observed {
   mutating func openSlot<T>(_ keyPath: WritableKeyPath<Fields, T>) -> (Slot, T?) {
     let observable = FieldKind<T>.observable!
     _ = prepareToWrite()
-    let slot = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.locationForSlots, at: .field(.field(keyPath)))
+    let slot = Slot(&_value[keyPath: keyPath], as: observable, below: _extent.openingSlot(), at: .field(.field(keyPath)))
     let old = slot.before.isOpaque && T.self is any Equatable.Type ? _value[keyPath: keyPath] : nil
     return (slot, old)
   }
@@ -181,17 +182,28 @@ extension Observed {
   /// `T`'s kind is looked up here, not passed: specialized for a concrete `T`, it folds to a
   /// constant and the calls below are direct.
   @inlinable @inline(never)
-  mutating func reconcile<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot) {
+  mutating func reconcile<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot, placed: ObservationIdentity? = nil) {
+    guard case let .replaced(history) = reconciled(keyPath, slot, placed: placed) else { return }
+    // A replacement: the new value may come from another location (Detach.swift).
+    let observable = FieldKind<T>.observable!
+    observable._detach(&_value[keyPath: keyPath])
+    slot.place(&_value[keyPath: keyPath], as: observable, history: history)
+    if !_extent.isQuiet { didWrite(keyPath) }
+  }
+
+  /// What the field's slot finds after the write (see `Slot.reconcile`). A function of its own:
+  /// the copy it reads through is gone before a replacement is detached.
+  /// `placed`: the identity of the value assigned, before the setter made it unique (if that
+  /// forked it, the fork is the field's alone).
+  @inlinable
+  func reconciled<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot, placed: ObservationIdentity?) -> Reconciled {
     let observable = FieldKind<T>.observable!
     let value = _value[keyPath: keyPath]
-    let after = observable._identity(of: value)
     observable._adoptForks(of: value, in: _ObservationPlace(slot.location))
-    if slot.reconcile(after, owner: _extent, at: .field(.field(keyPath)), below: { observable._below(of: value, at: $0) }) {
-      return
-    }
-    // A replacement: the new value may come from another location (Detach.swift).
-    observable._detach(&_value[keyPath: keyPath])
-    if !_extent.isQuiet { didWrite(keyPath) }
+    let after = observable._identity(of: value)
+    return slot.reconcile(
+      after, owner: _extent, at: .field(.field(keyPath)), below: { observable._below(of: value, at: $0) },
+      exclusive: placed.map { $0.serial != after.serial } ?? false)
   }
 }
 

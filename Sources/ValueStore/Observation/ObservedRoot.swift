@@ -187,14 +187,20 @@ func unchanged<Value>(from old: Value) -> ((Value) -> Bool)? {
 func reconcileRoot<Value: ObservationIdentifiable>(
   _ value: inout Value, _ slot: Slot, isUnchanged: ((Value) -> Bool)?
 ) {
-  let after = value.observationIdentity
   if let isUnchanged, isUnchanged(value) { return }
-  let root = value
-  if slot.reconcile(after, owner: nil, at: .field(.identity), below: { Value._below(of: root, at: $0) }) { return }
+  guard case let .replaced(history) = reconciled(value, slot) else { return }
   // Replaced: the new value may come from another location (`root.currentValue = other.currentValue`).
   // Every reader of the holder was told (the old value cannot be compared with the new one
   // without keeping it alive, which would make every mutation copy).
   value._detach()
+  slot.place(&value, as: Value.self, history: history)
+}
+
+/// What the root slot finds after a mutation (see `Slot.reconcile`). A function of its own: the
+/// copy it reads through is gone before a replacement is detached.
+@usableFromInline
+func reconciled<Value: ObservationIdentifiable>(_ value: Value, _ slot: Slot) -> Reconciled {
+  slot.reconcile(value.observationIdentity, owner: nil, at: .field(.identity), below: { Value._below(of: value, at: $0) })
 }
 
 extension ObservedRoot where Value: ObservableState {

@@ -20,7 +20,8 @@ struct Slot {
   @usableFromInline let before: ObservationIdentity
   /// The value before the slot made it its location's own, if that forked it (a snapshot shared
   /// it): written back (`state = snapshot` of an unchanged copy), it is the slot's value again
-  /// (its identity is `before`'s tag with this extent's serial).
+  /// (its identity is `before`'s tag with this extent's serial). Else the slot's value itself, if
+  /// it is still another's (`Extent.sameAs`): a copy of that written back is a write-back.
   ///
   /// Held while the slot reconciles: a slot recognises its values by their extents' serials, and
   /// a lineage drops an ancestor nothing else holds (`Extent.spliceLineage`). Held, it stays in
@@ -33,8 +34,18 @@ struct Slot {
   /// (it was bound to another location).
   @inlinable
   static func original(_ unbound: ObservationIdentity, boundAs before: ObservationIdentity, origin: Extent?) -> Extent? {
-    guard unbound != before, let origin, origin.serial == unbound.serial else { return nil }
+    guard unbound != before, let origin, origin.serial == unbound.serial else { return sameAsHolder(before) }
     return origin
+  }
+
+  /// The extent of the value whose identity is `identity` (alive), if it is still another value
+  /// (`Extent.sameAs`).
+  @inlinable
+  static func sameAsHolder(_ identity: ObservationIdentity) -> Extent? {
+    guard let extent = identity.unmanagedExtent,
+      _slowPath(extent._withUnsafeGuaranteedRef { $0.flags.load(ordering: .relaxed) & Extent.hasSameAs != 0 })
+    else { return nil }
+    return extent.takeUnretainedValue()
   }
 
   /// The slot holding `value` at `step` below `parent` (the parent's bound location, nil for a
@@ -49,7 +60,7 @@ struct Slot {
       original = Slot.original(unbound, boundAs: before, origin: bound.origin?.takeRetainedValue())
     } else {
       before = unbound
-      original = nil
+      original = Slot.sameAsHolder(unbound)
     }
   }
 
@@ -59,7 +70,7 @@ struct Slot {
   init(replacing before: ObservationIdentity, below parent: Location?, at step: @autoclosure () -> LocationStep) {
     location = Slot.location(step(), below: parent, of: before)
     self.before = before
-    original = nil
+    original = Slot.sameAsHolder(before)
   }
 
   /// A holder's root slot, after the mutation found its value changed (see `bindRoot`).
@@ -87,7 +98,7 @@ struct Slot {
   ) -> (before: ObservationIdentity, original: Unmanaged<Extent>?) {
     let unbound = value.observationIdentity
     let (before, origin) = value._bind(to: location)
-    guard let origin else { return (before, nil) }
+    guard let origin else { return (before, Slot.sameAsHolder(before).map { .passRetained($0) }) }
     return (before, Slot.original(unbound, boundAs: before, origin: origin.takeRetainedValue()).map { .passRetained($0) })
   }
 
@@ -110,43 +121,54 @@ struct Slot {
   }
 
   /// After the write: whether the slot still holds its value (the same, or a descendant it
-  /// adopted). If not — a replacement — the readers below the slot were told, and the caller
-  /// detaches the new value and records a write of the slot's key. `owner`: the extent of the
-  /// value holding the slot (nil for a root).
-  /// `below` finds the values below the slot's new value: a copy written back is adopted at every
-  /// location below it that a step it changed leads to.
+  /// adopted), or the caller must place the new one (see ``Reconciled``). `owner`: the extent of
+  /// the value holding the slot (nil for a root). `below` finds the values below the slot's new
+  /// value: a copy written back is adopted at every location below it that a step it changed
+  /// leads to.
+  /// `exclusive`: the new value's extent is this slot's alone (a fork the slot's
+  /// `_makeIdentityUnique` just made, or a root's), so it may be kept as a write-back of what the
+  /// slot's value still is (`Extent.sameAs`).
   @inlinable
   func reconcile(
     _ after: ObservationIdentity, owner: Extent?, at step: @autoclosure () -> LocationStep,
-    below: (LocationStep) -> Below? = { _ in nil }
-  ) -> Bool {
-    if _fastPath(after == before) { return true }
-    return reconcileChange(after, owner: owner, at: step(), below: below)
+    below: (LocationStep) -> Below? = { _ in nil }, exclusive: Bool = false
+  ) -> Reconciled {
+    if _fastPath(after == before) {
+      // Changed in place; on a copy, the copy records it.
+      if let owner, _slowPath(owner.flags.load(ordering: .relaxed) & Extent.isFork != 0) { owner.changed(below: step()) }
+      return .kept
+    }
+    return reconcileChange(after, owner: owner, at: step(), below: below, exclusive: exclusive)
   }
 
   @usableFromInline @inline(never)
   func reconcileChange(
-    _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> Below?
-  ) -> Bool {
+    _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> Below?, exclusive: Bool
+  ) -> Reconciled {
     if let original, after.serial == original.serial, after.tag == before.tag, let location, let extent = after.extent {
       // The value it held before the slot forked it, back: the writes made meanwhile were heard
       // as they were made; it is the location's value again.
       _ = withRegistry { extent.bind(to: location, &$0) }
-      return true
+      return .kept
     }
     var apple: [(Subscribers, [Change]?)] = []
+    var placed: Extent?
     let adopted = withRegistry { garbage -> [Delivery]? in
       // A descendant of the value the slot held — or, if the slot forked it for its location, of
       // the value before that fork (a copy taken before this mutation, written back: what the
       // mutation wrote meanwhile was heard as it was written).
-      guard let extent = after.extent, after.tag == before.tag, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
-        let (ancestor, written) = extent.lineage(reaching: before.serial)
-          ?? original.flatMap({ extent.lineage(reaching: $0.serial) })
+      placed = after.extent?.history()
+      guard let extent = after.extent, after.tag == before.tag,
+        let (ancestor, written) = Slot.adoption(
+          of: extent, before: before, original: original, exclusive: exclusive || owner == nil, holds: location != nil)
       else { return nil }
       if let location {
+        let history = extent.history()
         if extent.bind(to: location, &garbage) {
+          if history !== extent { extent.setSameAs(history, &garbage) }
           return location.deliveries(for: written, below: below, &garbage, apple: &apple)
         }
+        placed = history
         return nil  // bound elsewhere: it moved here from another location, a replacement
       }
       // Outside a holder's mutation (a bare value): the ancestor's bare readers read this slot;
@@ -163,14 +185,16 @@ struct Slot {
         // In a copy: whoever writes the copy back learns that something below changed.
         owner.record(Change(below: step), &garbage)
       } else {
+        let history = extent.history()
         extent.forgetLineage(&garbage)
+        if history !== extent { extent.setSameAs(history, &garbage) }
       }
       return deliveries
     }
     if let adopted {
       deliver(adopted)
       AppleObservation.tell(apple)
-      return true
+      return .kept
     }
     if let location {
       let replaced = withRegistry { _ -> [Delivery] in
@@ -180,8 +204,55 @@ struct Slot {
       deliver(replaced)
       AppleObservation.didReplace(location)
     }
-    return false
+    return .replaced(history: placed)
   }
+
+  /// The value `extent` (after a write) descends from, and the keys written since, if the slot
+  /// adopts it: it descends from `before` — or, if the slot forked that for its location, from
+  /// the value before that fork (a copy taken before this mutation, written back: what the
+  /// mutation wrote meanwhile was heard as it was written) — or, inside a holder, from the value
+  /// the slot's value still is (`Extent.sameAs`: placed from the same source, not written since).
+  /// Only a fork descending from the slot's value is adopted by lineage (a copy's value, written
+  /// back: no other location holds it), and only an `exclusive` one by `sameAs` (a value placed
+  /// from elsewhere may be another field's too: a hand-written enum's payload, a fork left unbound
+  /// in a field nobody observes). Requires the registry lock.
+  static func adoption(
+    of extent: Extent, before: ObservationIdentity, original: Extent?, exclusive: Bool, holds: Bool
+  ) -> (ancestor: Extent, written: [Change])? {
+    let isFork = extent.flags.load(ordering: .relaxed) & Extent.isFork != 0
+    if isFork, let found = extent.lineage(reaching: before.serial) ?? original.flatMap({ extent.lineage(reaching: $0.serial) }) {
+      return found
+    }
+    guard exclusive, holds || ThreadContext.current.holderDepth > 0, let history = original?.history(),
+      let written = extent.written(toReach: history)
+    else { return nil }
+    return (history, written)
+  }
+
+  /// After the caller detached the value that replaced the slot's (`Reconciled.replaced`):
+  /// records that it is `history`'s value (`Extent.sameAs`), so that a copy of that written here
+  /// later is a write-back.
+  @inlinable
+  func place<T>(_ value: inout T, as kind: any ObservationIdentifiable.Type, history: Extent?) {
+    guard let history, let extent = kind._identity(of: value).extent, extent !== history else { return }
+    Slot.place(extent, history: history)
+  }
+
+  @usableFromInline @inline(never)
+  static func place(_ extent: Extent, history: Extent) {
+    withRegistry { extent.setSameAs(history, &$0) }
+  }
+}
+
+/// What a slot found after a write (`Slot.reconcile`).
+@usableFromInline
+enum Reconciled {
+  /// It holds its value: the same, or a descendant it adopted (its readers heard what changed).
+  case kept
+  /// Another value replaced it: every reader at and below the slot heard it. The caller detaches
+  /// the value (it may be another location's too), records a write of the slot's key, and places
+  /// it (`Slot.place`) with `history`, the value it is a copy of.
+  case replaced(history: Extent?)
 }
 
 extension Location {
@@ -199,8 +270,10 @@ extension Location {
     if changes.contains(where: { $0.below == nil }) { apple.append((self, changes)) }
     for change in changes {
       guard let step = change.below, let below = existingChild(step) else { continue }
-      // The value below, if known, adopted exactly; else everything below hears it.
+      // The value below, if known: the one there already (its writes were heard as they were
+      // made), or adopted exactly; else everything below hears it.
       let found = lookup(step)
+      if let found, found.identity.serial == below.boundSerial.load(ordering: .relaxed) { continue }
       if let found, let extent = found.identity.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
         let (_, written) = extent.lineage(reaching: below.boundSerial.load(ordering: .relaxed)),
         extent.bind(to: below, &garbage)
