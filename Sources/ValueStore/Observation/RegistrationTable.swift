@@ -29,15 +29,6 @@ struct RegistrationTable: Sequence {
     }
   }
 
-  mutating func append(contentsOf registrations: [Registration]) {
-    for registration in registrations { append(registration) }
-  }
-
-  mutating func removeAll() {
-    all.removeAll()
-    dropIndex()
-  }
-
   mutating func removeAll(where shouldBeRemoved: (Registration) -> Bool) {
     all.removeAll(where: shouldBeRemoved)
     dropIndex()
@@ -46,14 +37,6 @@ struct RegistrationTable: Sequence {
   mutating func contains(_ observer: Observer, key: FieldKey) -> Bool {
     guard index() else { return all.contains { $0.observer === observer && $0.key == key } }
     return pairs.contains(Pair(observer: ObjectIdentifier(observer), key: key))
-  }
-
-  mutating func forEach(key: FieldKey, _ body: (Registration) -> Void) {
-    guard index() else {
-      for registration in all where registration.key == key { body(registration) }
-      return
-    }
-    for position in positions[key] ?? [] { body(all[position]) }
   }
 
   /// The active observers whose key matches one of `changes` (see `Array.matching`).

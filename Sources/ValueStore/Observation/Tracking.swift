@@ -297,7 +297,7 @@ extension ThreadContext {
 
   /// Hands out a plain array's elements, by position below the array's location.
   func handOut(_ elements: [ObservationIdentity], below parent: Handout, at step: LocationStep) {
-    let current = withRegistry { _ in parent.location.boundSerial.load(ordering: .relaxed) == parent.serial }
+    let current = parent.location.boundSerial.load(ordering: .relaxed) == parent.serial
     let array = withRegistry { _ in parent.location.child(step) }
     for (offset, identity) in elements.enumerated() {
       guard let element = identity.extent else { continue }
