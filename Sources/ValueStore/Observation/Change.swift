@@ -3,9 +3,8 @@
 struct Change {
   let key: FieldKey
   let keyPath: AnyKeyPath?
-  /// Set when this is not a write of `key` but a value below `step` changed in place on a copy
-  /// (its own extent recorded what): nobody reading `key` hears it, the readers below `step` do
-  /// when the copy is written back.
+  /// Set when a value below `step` changed in place on a copy, not a write of `key`: the readers
+  /// below `step` hear it when the copy is written back, `key`'s readers never.
   let below: LocationStep?
 
   @usableFromInline
@@ -26,8 +25,7 @@ struct Change {
   /// A value's place: it was replaced or removed.
   static var identity: Change { Change(key: .identity, keyPath: nil) }
 
-  /// Whether this records what `other` records (a write of the same key, or a change below the
-  /// same step).
+  /// Whether this records what `other` does (the same key and step).
   func isSame(as other: Change) -> Bool { key == other.key && below == other.below }
 
   /// What `isSame` compares.
@@ -39,12 +37,9 @@ struct Change {
   var identity: Identity { Identity(key: key, below: below) }
 }
 
-/// The changes a fork recorded, without repeats (`Change.isSame`), in the order first recorded.
-///
-/// A copy records a change below every element it changed or removed, and each of its writes
-/// merges a dropped ancestor's changes into its own (`Extent.spliceLineage`), under the registry
-/// lock: past a few changes they are found by hash, and a merge costs what the smaller log holds
-/// (never a scan per change).
+/// The changes a fork recorded, without repeats (`Change.isSame`), in first-recorded order. Each
+/// write of a copy merges a dropped ancestor's log under the registry lock (`Extent.spliceLineage`):
+/// past a few changes they are found by hash, and a merge costs what the smaller log holds.
 struct ChangeLog {
   private(set) var changes: [Change] = []
   /// The identities of `changes`, kept once there are more than `scanLimit`.
@@ -62,7 +57,6 @@ struct ChangeLog {
     return identities.contains(change.identity)
   }
 
-  /// Appends `change` unless it holds the same one already.
   mutating func insert(_ change: Change) {
     if contains(change) { return }
     changes.append(change)
@@ -78,10 +72,8 @@ struct ChangeLog {
     for change in other.changes { insert(change) }
   }
 
-  /// `formUnion(older)`, taking `older` (the log of an ancestor being dropped), which is left
-  /// empty: when it is the larger, its table is kept and this one's changes are added to it, so
-  /// that the merge costs what this one holds — a copy's every write merges the snapshot it
-  /// outlived, which holds everything the lineage recorded.
+  /// `formUnion(older)`, emptying `older` (a dropped ancestor's). If it is the larger its table is
+  /// kept: the merge costs what this one holds (each write of a copy merges a snapshot's log).
   mutating func absorb(_ older: inout ChangeLog) {
     defer { older = ChangeLog() }
     guard older.changes.count > Self.scanLimit, older.changes.count > changes.count else {

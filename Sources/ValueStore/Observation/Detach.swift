@@ -1,23 +1,17 @@
-// Reflection finds a `Fields` type's observable fields once; `@_spi(Reflection)` is the only way
-// to get writable key paths to stored properties without macros (it exists on every platform the
-// package supports).
+// `@_spi(Reflection)`: the only way to get writable key paths to stored properties without macros
+// (on every supported platform).
 @_spi(Reflection) import Swift
 
-// A value placed into a location as a *replacement* (a field assigned something that is not its
-// own value written back, an element inserted or replaced) may share extents with another
-// location — `state.draft = state.saved`, `second.append(first[0])`, `mode = .editing(child)` —
-// down to any depth. Two locations sharing an extent cannot be told apart: the readers of both
-// register on it, and a holder adopting a fork of it for one location would move the other's
-// readers away (lost) and notify them of this one's change (spurious). So a replacement
-// *detaches* the new value: every observable value in it that shares its extent gets a fresh one.
-// Write-backs are not detached: their extents are this location's own (or forks of them).
-// See Design.md, "Shared values".
+// A *replacement* (anything but a slot's own value written back, an inserted element) may share
+// extents with another location at any depth (`state.draft = state.saved`). Two locations sharing
+// one cannot be told apart (readers lost or spurious), so a replacement is *detached*: each shared
+// extent in it is replaced. Write-backs are not: their extents are the location's own or forks of
+// them. See Design.md §2, "Shared values".
 
 extension Extent {
-  /// The extent for a value that now stands on its own at its location: a fresh one if this one
-  /// is shared or belongs to another location (a binding is for life), else this one without its
-  /// lineage. Either way the value keeps its value id: it is the same value, a copy, as TCA's
-  /// `_$id` travels with copies — a store made for it still stands for it.
+  /// The extent for a value standing on its own at its location: a fresh one if this one is shared
+  /// or bound elsewhere (a binding is for life), else this one without its lineage. Either way the
+  /// value id stays (a copy, as TCA's `_$id`: a store made for it still stands for it).
   @usableFromInline
   static func detached(_ extent: inout Extent) {
     if !isKnownUniquelyReferenced(&extent) || extent.location.isSet {
@@ -36,7 +30,6 @@ extension Observed {
     detachFields()
   }
 
-  /// Detaches every observable value in the fields.
   @usableFromInline
   mutating func detachFields() {
     let fields = ObservableFields.of(Fields.self)
@@ -47,30 +40,26 @@ extension Observed {
   }
 }
 
-/// The writable stored fields of a `Fields` type that hold observable values, found by reflection
-/// once per type and thread (a per-thread cache needs no lock). Not generic, and its detachers take
-/// a raw pointer to the fields, so that looking it up from unspecialized code instantiates no
-/// metadata.
 extension _EachFieldOptions {
-  /// `.ignoreUnknown` (a `static var`, which Swift 6 will not read from here): skip the fields the
-  /// runtime has no key path for instead of stopping the walk.
+  /// `.ignoreUnknown` (a `static var` Swift 6 will not read from here): a field with no key path
+  /// (`weak`, a function) is skipped rather than stopping the walk.
   static let skippingFieldsWithoutKeyPaths = _EachFieldOptions(rawValue: 1 << 1)
 }
 
+/// The observable fields of a `Fields` type, found by reflection once per type and thread (a
+/// per-thread cache needs no lock). Not generic, with raw-pointer closures, so that a lookup from
+/// unspecialized code instantiates no metadata.
 final class ObservableFields {
   let detachers: [(UnsafeMutableRawPointer) -> Void]
   /// The key and the identity of each observable field (a whole read hands them out).
   let identities: [(key: FieldKey, identity: (UnsafeRawPointer) -> ObservationIdentity)]
-  /// The key of each observable field, and what is below it (a copy written back is reconciled
-  /// through them).
+  /// The key of each observable field and what is below it (to reconcile a copy written back).
   let belows: [(key: FieldKey, below: (UnsafeRawPointer) -> Below)]
 
   private init<Fields>(_: Fields.Type) {
     var detachers: [(UnsafeMutableRawPointer) -> Void] = []
     var identities: [(key: FieldKey, identity: (UnsafeRawPointer) -> ObservationIdentity)] = []
     var belows: [(key: FieldKey, below: (UnsafeRawPointer) -> Below)] = []
-    // `.skippingFieldsWithoutKeyPaths`: a field with no key path (`weak`, a function) must not
-    // stop the walk before the observable fields after it.
     _ = _forEachFieldWithKeyPath(of: Fields.self, options: .skippingFieldsWithoutKeyPaths) { _, keyPath in
       let valueType = type(of: keyPath).valueType
       if let kind = ObservationKind.of(valueType) {

@@ -1,22 +1,16 @@
 import Synchronization
 
-/// The identity of one observable value: who it is (`serial`), which value it stands for across
-/// copies (`valueID`), where a holder keeps it (`location`), who reads it outside any holder
-/// (`box`), and — for a copy being changed — what it was copied from and what changed since.
+/// The identity of one observable value: `serial` (who), `valueID` (which value across copies),
+/// `location` (where a holder keeps it), `box` (bare readers), and a copy's `origin` and `changes`.
 ///
-/// Every ``Observed`` value owns an extent; copies share it. The first write to a copy whose
-/// extent is shared *forks* it: a new extent whose `origin` is the old one. A fork is never bound
-/// to a location until the holder puts it there (a copy written back, or the holder's own value
-/// written while a snapshot is alive), so a copy's writes never reach the holder's observers.
-/// See Design.md §2.
+/// Copies share an ``Observed`` value's extent; the first write to a shared one *forks* it. Only the
+/// holder binds a fork, so a copy's writes never reach its observers. See Design.md §2.
 ///
-/// Invariants (the lock is ``registry``):
-/// - `serial` is unique for the process lifetime (slots compare serials, never addresses).
-/// - `location` is set at most once per location life: it is replaced only when the location it
-///   names left the holder's tree (retired); the binding is valid while `location.boundSerial ==
-///   serial`.
-/// - `origin != nil` ⇔ `flags` has `isFork`; `changes` is empty when `origin == nil`; a bound
-///   extent has no origin (binding cuts the lineage).
+/// Invariants (under ``registry``):
+/// - `serial` is unique for the process (slots compare serials, never addresses).
+/// - `location` is set at most once per location life, replaced only once that location is
+///   retired; the binding is valid while `location.boundSerial == serial`.
+/// - `origin != nil` ⇔ `isFork`; no origin ⇒ no `changes`; a bound extent has no origin.
 /// - `box` is set at most once, by a tracked read outside any holder or by a bare fork.
 @usableFromInline
 final class Extent: @unchecked Sendable {
@@ -24,27 +18,23 @@ final class Extent: @unchecked Sendable {
   /// The serial of the first extent of this lineage: forks keep it, a detached value gets a new
   /// one. A plain array's identity is made of its elements' (a fork is not a new element).
   @usableFromInline let lineageSerial: UInt64
-  /// The value this extent stands for, across copies, forks and detaching: TCA's `_$id` — what
-  /// tells a child store that the child it was made for is still there.
+  /// The value this stands for across copies, forks and detaching: TCA's `_$id`, which tells a
+  /// child store its child is still there.
   @usableFromInline let valueID: UInt64
   /// Lock-free summary read on every write: zero means "nobody to tell, nothing to record".
   @usableFromInline let flags = Atomic<UInt8>(0)
-  /// The location a holder bound this extent to (at most one while it is in the holder's tree),
-  /// weakly: a value outliving its holder (a snapshot) must not keep the holder's locations, and
-  /// what is subscribed to them, alive.
+  /// The location a holder bound this to, weakly: a value outliving its holder (a snapshot) must not
+  /// keep the holder's locations and their subscriptions alive.
   @usableFromInline let location = SetOnce<LocationLink>()
   /// The readers of this value outside any holder.
   @usableFromInline let box = SetOnce<BareBox>()
-  /// The extent this one was forked from, until a holder binds it or the lineage is cut. Guarded
-  /// by ``registry``.
+  /// The extent this was forked from, until bound or the lineage is cut. Guarded by ``registry``.
   @exclusivity(unchecked) var origin: Extent?
   /// The keys written since the fork. Guarded by ``registry``.
   @exclusivity(unchecked) var changes = ChangeLog()
-  /// The extent whose value this one still is: a slot placed this value as a copy of that one
-  /// (`Slot.place`), and nothing was written to it, or below it, since. A copy of that value
-  /// written where this one is, is a write-back (`Slot.reconcile`). Not a lineage: no slot adopts
-  /// this value through it, so a value two places share is never bound through it. Guarded by
-  /// ``registry``.
+  /// The extent whose value this still is: placed as a copy of it (`Slot.place`), nothing written
+  /// here or below since. A copy of that written here is a write-back. Not a lineage: no slot adopts
+  /// through it, so a value two places share is never bound through it. Guarded by ``registry``.
   @exclusivity(unchecked) var sameAs: Extent?
 
   @usableFromInline static let isFork: UInt8 = 1
@@ -53,7 +43,6 @@ final class Extent: @unchecked Sendable {
   /// `sameAs` is set: the first write to this value, or below it, clears it.
   @usableFromInline static let hasSameAs: UInt8 = 8
 
-  /// A new value's extent.
   @inlinable
   init() {
     serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
@@ -76,14 +65,12 @@ final class Extent: @unchecked Sendable {
   }
 
   #if VALUESTORE_INTERNAL_CHECKS
-  // Not I5: an extent's teardown inside the lock is tolerated (it takes no lock;
-  // LockDisciplineTests does it on purpose). An observer it releases is checked by its own deinit.
+  // Not I5: an extent may die under the lock (it takes none); an observer it releases checks itself.
   deinit { _forgetLiveExtent(serial) }
   #endif
 
-  /// True when a write to this extent needs no bookkeeping at all: no fork to record, no bare
-  /// readers, and — bound — nobody subscribed at its location and no tracking scope open anywhere
-  /// (whose reads, still to register, must find the location's version moved).
+  /// True when a write needs no bookkeeping: not a fork, no bare readers, and (bound) no subscriber
+  /// at its location and no tracking scope open (its reads, still to register, must see the write).
   @inlinable
   var isQuiet: Bool {
     let flags = flags.load(ordering: .relaxed)
@@ -93,9 +80,7 @@ final class Extent: @unchecked Sendable {
       && openTrackingScopes.load(ordering: .relaxed) == 0
   }
 
-  /// Before a write through one of this value's slots (a field or an element holding observable
-  /// values): the location below which the slot may be observed — the bound location, if a read
-  /// reached below it. A write below ends the history its location records for it.
+  /// Before a write through a slot of this value (it ends `sameAs`): its bound location, if read below.
   @inlinable
   func openingSlot() -> Location? {
     let flags = flags.load(ordering: .relaxed)
@@ -105,8 +90,7 @@ final class Extent: @unchecked Sendable {
     return boundLocation
   }
 
-  /// The location this extent is bound to now, if it is one in its holder's tree. Asked by the
-  /// holder's mutation: it alone binds and retires.
+  /// The location this is bound to, unless retired. Only the holder's mutation asks (it alone retires).
   @inlinable
   var boundLiveLocation: Location? {
     guard flags.load(ordering: .relaxed) & Extent.isBound != 0, let link = location.load(),
@@ -115,7 +99,7 @@ final class Extent: @unchecked Sendable {
     return location
   }
 
-  /// The location this extent is bound to now, if any.
+  /// The location this is bound to, retired or not.
   @inlinable
   var boundLocation: Location? {
     guard flags.load(ordering: .relaxed) & Extent.isBound != 0, let location = location.load()?.location,
@@ -128,16 +112,10 @@ final class Extent: @unchecked Sendable {
 @usableFromInline
 let nextExtentSerial = Atomic<UInt64>(0)
 
-// MARK: - Writes
-
 extension Extent {
-  /// Makes the extent for a copy that is about to be changed while `origin` is shared.
-  ///
-  /// Outside a holder's mutation the copy may be the very variable a bare reader read (a local
-  /// with a snapshot alive): it takes the readers of `origin`'s box along, so nothing is lost, at
-  /// the price of telling them of a copy's change (S11, bare). Inside a holder's mutation the
-  /// holder's own values are forked and bound by their slots (`Slot`), never here: a fork made
-  /// here is a copy's.
+  /// The extent for a copy about to change while `origin` is shared. Outside a holder's mutation it
+  /// takes `origin`'s bare readers (the copy may be what they read: none lost, they may hear a copy's
+  /// change); inside, a fork made here is a copy's (slots fork the holder's values).
   @usableFromInline @inline(never)
   static func fork(of origin: Extent) -> Extent {
     let fork = Extent(continuing: origin, lineage: true)
@@ -158,8 +136,7 @@ extension Extent {
     return fork
   }
 
-  /// A fresh extent for a value that must stand on its own (shared with another place, or bound
-  /// to another location): no lineage, no readers, the same value id.
+  /// A fresh extent for a value that must stand on its own: no lineage, no readers, same value id.
   @usableFromInline
   static func detached(from extent: Extent) -> Extent {
     Extent(continuing: extent, lineage: false)
@@ -227,9 +204,8 @@ extension Extent {
     }
   }
 
-  /// The keys written since `ancestor`'s value to make this one, if this one is it or was made
-  /// from it (forks and the values they record, and values placed as copies). Requires the
-  /// registry lock.
+  /// The keys written since `ancestor` to make this value, if it is or was made from it (through
+  /// forks and `sameAs`). Requires the registry lock.
   func written(toReach ancestor: Extent) -> [Change]? {
     var written = ChangeLog()
     var node = self
@@ -246,8 +222,7 @@ extension Extent {
     return written.changes
   }
 
-  /// A value below `step` changed in place on this fork (a copy): whoever writes the copy back
-  /// learns it there (its log is complete: `history()` and write-backs trust it).
+  /// Records a change in place below `step` on this fork (the log is complete: write-backs trust it).
   @usableFromInline @inline(never)
   func changed(below step: LocationStep) {
     withRegistry { record(Change(below: step), &$0) }
@@ -260,11 +235,9 @@ extension Extent {
     spliceLineage(&garbage)
   }
 
-  /// Drops ancestors that nothing but this lineage holds — no value holds them, so no slot can
-  /// recognise them — moving their writes down; but not one a location is bound to: the slot
-  /// that reconciles the location recognises its value by that serial. A lineage thereby never
-  /// holds more extents than there are values (and locations) that stand for them, and a bare
-  /// value whose snapshots are gone returns to the fast path. Requires the registry lock.
+  /// Drops ancestors only this lineage holds (moving their writes down), except one bound to a
+  /// location, which its slot knows by serial. A lineage thus holds no more extents than values and
+  /// locations; a bare value without snapshots regains the fast path. Requires the registry lock.
   func spliceLineage(_ garbage: inout [AnyObject]) {
     var node = self
     while node.origin != nil {
@@ -273,8 +246,7 @@ extension Extent {
         node.changes.absorb(&parent.changes)
         node.origin = parent.origin.take()
         garbage.append(parent)
-        // Nothing above it any more: an ancestor left without an origin stands for a value of its
-        // own, as `self` does below (its flag and changes would keep its writes on the slow path).
+        // Left without an origin: a value of its own (else its writes stay on the slow path).
         if node !== self, node.origin == nil { node.forgetLineage(&garbage) }
       } else {
         node = node.origin!
@@ -283,14 +255,12 @@ extension Extent {
     if origin == nil { forgetLineage(&garbage) }
   }
 
-  /// The keys written since the ancestor with serial `serial`, if this extent descends from it.
-  /// Requires the registry lock.
+  /// The keys written since ancestor `serial`, if this descends from it. Requires the registry lock.
   func written(since serial: UInt64) -> [Change]? {
     lineage(reaching: serial)?.written
   }
 
-  /// The ancestor with serial `serial` and the keys written since, if this extent descends from
-  /// it. Requires the registry lock.
+  /// Ancestor `serial` and the keys written since, if this descends from it. Requires the registry lock.
   func lineage(reaching serial: UInt64) -> (ancestor: Extent, written: [Change])? {
     var written = changes
     var node = self
@@ -317,17 +287,11 @@ extension Extent {
     withRegistry { garbage in forgetLineage(&garbage) }
   }
 
-  /// Binds this extent to `location`: the holder put its value there. False if it is bound to
-  /// another location already (the value moved: it needs an extent of its own). Cuts the lineage.
-  /// Requires the registry lock.
-  ///
-  /// A binding is for the life of its location in the holder's tree: an extent bound to a
-  /// location that left it (an element removed, `Location.removeChild`) is bound nowhere, and is
-  /// bound here — the value came back (a snapshot that still held it, written back), and the
-  /// location made anew at its place must hear its writes and tell its reads apart from a
-  /// replacement's. The old link is released on `garbage`: a thread reads an extent's link
-  /// unretained only while it owns the value alone (writing it in place), and the holder binds
-  /// only a value it holds too.
+  /// Binds this extent to `location` and cuts its lineage; false if it is bound to another live
+  /// location (the value moved: it needs its own extent). A binding lasts its location's life: one
+  /// to a retired location rebinds here (a snapshot written back), so the new location hears its
+  /// writes. The old link goes to `garbage`: a thread reads a link unretained only while it owns
+  /// the value alone, and the holder binds only a value it holds too. Requires the registry lock.
   @usableFromInline
   func bind(to location: Location, _ garbage: inout [AnyObject]) -> Bool {
     let stored = self.location.storeIfNil(location.link)
@@ -341,7 +305,6 @@ extension Extent {
     return true
   }
 
-  /// The readers' box of this bare value, made on first use.
   func makeBox() -> BareBox {
     if let box = box.load() { return box }
     let made = box.storeIfNil(BareBox())

@@ -1,48 +1,31 @@
-// The observation core's invariants, in one place (Design.md §7, "Invariants"),
-// each checked by the `_checkInvariants()` of the type that owns it.
+// The core's invariants (Design.md §7), each checked by its type's `_checkInvariants()`, compiled
+// only with `-DVALUESTORE_INTERNAL_CHECKS` (.ci/run); else each check is an empty `@inline(__always)`
+// function. A check under the registry lock runs no user code (values are walked by reflection
+// first; custom mirrors outside the stdlib are not followed). With the flag each holder mutation
+// walks its whole value and tree (O(state): not for large-state tests). A broken invariant stops
+// the process, naming it, unless the thread collects them (`_collectingInvariantViolations`).
 //
-// As in swift-collections, the checks are compiled only with the compilation condition
-// `VALUESTORE_INTERNAL_CHECKS` (`swift test -Xswiftc -DVALUESTORE_INTERNAL_CHECKS`, see .ci/run).
-// Without it every check is an empty `@inline(__always)` function: the hot paths pay nothing.
-// A check that reads the registry takes its lock and runs no user code there (a holder's value is
-// walked by reflection before the lock; a custom mirror outside the standard library is not
-// followed, it would be user code). With the flag a holder's mutation walks its whole value and
-// location tree: O(state) per mutation, for the randomized suite, not for large-state tests.
-//
-// A broken invariant stops the process with its number, unless the thread collects violations
-// (`_collectingInvariantViolations`: the randomized suite turns them into a failure it shrinks).
-//
-// I1  Shared extents. No extent sits at two places of a holder's value (a replacement detaches,
-//     Detach.swift): two locations never share an extent.
-// I2  Binding. (a) A location's link names it. (b) `boundSerial`, when not 0, names an extent whose
-//     `location` is this location's link, or an extent that is gone. (c) An extent's `isBound` flag
-//     says whether its `location` is set (set once, by `bind`). (d) A value of a holder validly
-//     bound (`location.boundSerial == serial`) is bound in that holder's tree, below the location
-//     its enclosing value is validly bound to. (e) After a mutation the holder's root location is
-//     bound to the root value or to nothing.
-// I3  Registrations. (a) A table holds an observer at most once per key, and its index (when it
-//     has one) lists exactly its registrations. (b) An active observer lists each place it is
-//     registered at with exactly its number of registrations there; an inactive one lists none
-//     (registrations are never moved). (c) `inactive` counts exactly the registrations of
-//     inactive observers in the table, and stays under half of it. (d) `isObserved` is
-//     `!table.isEmpty`; a location's link says observed when its table or Apple's scopes are,
-//     and only then (a write with a reader must not take the quiet path).
-// I4  Versions never decrease (each place remembers the version its last check saw).
-// I5  No user code under the registry lock: `onChange`, `withMutation` and the release of an
-//     observer (which owns a user closure) run with it not held by this thread. (An extent's
-//     teardown there is tolerated — it takes no lock, LockDisciplineTests does it on purpose — but
-//     an observer it releases is not.)
-// I6  Delivery. An observer fires at most once, from its thread's firing loop. A holder mutates
-//     inside a transaction; once the outermost one ends (and no loop further up drains), the
-//     thread's queue is empty; transaction and holder depths never go below zero, and a holder
-//     mutates only inside a transaction.
-// I7  Lineage. `origin != nil` ⇔ the `isFork` flag; no origin ⇒ no changes; a fork's changes
-//     are deduplicated (`Change.isSame`); an extent ever bound carries no lineage (binding cuts
-//     it); an origin is older than its fork (smaller serial), of the same lineage and value id,
-//     and a lineage has no cycle; `sameAs` is set ⇔ the `hasSameAs` flag, and names a value
-//     that is no other's (`Extent.history()` resolved it).
-// I8  Tree mirrors. A location's `hasChildren` and its link's `hasChildren` say whether it has
-//     children; a location appears once in its holder's tree.
+// I1  Shared extents. No extent sits at two places of a holder's value (a replacement detaches).
+// I2  Binding. (a) A location's link names it. (b) A nonzero `boundSerial` names a dead extent or
+//     one whose `location` is this link. (c) `isBound` ⇔ `location` set. (d) A value validly bound
+//     (`location.boundSerial == serial`) is bound in its holder's tree, below its enclosing value's
+//     location. (e) After a mutation the root location is bound to the root value or to nothing.
+// I3  Registrations. (a) A table holds an observer at most once per key; its index, if any, lists
+//     exactly its registrations. (b) An active observer lists each place with exactly its
+//     registrations there, an inactive one none (registrations never move). (c) `inactive` counts
+//     exactly the inactive observers' registrations, under half the table. (d) `isObserved` ⇔
+//     `!table.isEmpty`; a link says observed iff its table or Apple's scopes are (else: quiet path).
+// I4  Versions never decrease.
+// I5  No user code under the registry lock: `onChange`, `withMutation` and an observer's release
+//     (it owns user closures) run without it; an extent may die there, not an observer it releases.
+// I6  Delivery. An observer fires at most once, from its thread's firing loop. A holder mutates only
+//     inside a transaction; after the outermost one (no loop above draining) the thread's queue is
+//     empty; transaction and holder depths never go below zero.
+// I7  Lineage. `origin != nil` ⇔ `isFork`; no origin ⇒ no changes; changes are deduplicated
+//     (`Change.isSame`); an extent ever bound has no lineage; an origin is older (smaller serial),
+//     of the same lineage and value id; no cycle; `sameAs` ⇔ `hasSameAs`, naming a value no other's.
+// I8  Tree mirrors. A location's and its link's `hasChildren` say whether it has children; a
+//     location appears once in its holder's tree.
 
 import Synchronization
 
@@ -53,8 +36,7 @@ let _internalChecks = true
 let _internalChecks = false
 #endif
 
-/// Runs `body`, collecting the invariants found broken on this thread instead of stopping. Without
-/// the flag nothing is checked: the list is empty.
+/// Runs `body`; this thread's broken invariants are collected, not fatal (none without the flag).
 func _collectingInvariantViolations<R>(_ body: () throws -> R) rethrows -> (result: R, violations: [String]) {
   #if VALUESTORE_INTERNAL_CHECKS
   let me = currentThreadID()
@@ -67,8 +49,7 @@ func _collectingInvariantViolations<R>(_ body: () throws -> R) rethrows -> (resu
   #endif
 }
 
-/// The violations collected on this thread so far (see `_collectingInvariantViolations`); they are
-/// forgotten.
+/// Takes the violations collected on this thread so far (see `_collectingInvariantViolations`).
 func _takeInvariantViolations() -> [String] {
   #if VALUESTORE_INTERNAL_CHECKS
   let me = currentThreadID()
@@ -138,8 +119,7 @@ func _forgetLiveExtent(_ serial: UInt64) {
   liveExtentsLock.withLock { _ = liveExtents.removeValue(forKey: serial) }
 }
 
-/// The extent with `serial`, if alive; kept in `garbage` (a lookup must not release the last
-/// reference under the registry lock).
+/// The live extent with `serial`, kept in `garbage` (its last release must not be under the lock).
 private func liveExtent(_ serial: UInt64, _ garbage: inout [AnyObject]) -> Extent? {
   guard let extent = liveExtentsLock.withLock({ liveExtents[serial]?.extent }) else { return nil }
   garbage.append(extent)
@@ -233,8 +213,7 @@ func _checkBeforeOnChange(_ observer: Observer) {
 // MARK: - Lineage (I2c, I7)
 
 extension Extent {
-  /// I2c and I7 for this extent and its ancestors, and I3–I4 for their boxes. Requires the registry
-  /// lock.
+  /// I2c, I7 for this extent and its ancestors, I3–I4 for their boxes. Requires the registry lock.
   func _checkInvariantsLocked() {
     var seen = Set<ObjectIdentifier>()
     var node = self
@@ -317,8 +296,7 @@ extension Location {
 
 // MARK: - Holders (I1, I2d–e, and everything in their tree)
 
-/// A value the walk below cannot see through reflection (a custom mirror, or a mirror with side
-/// effects): its extent, and what it holds.
+/// A value reflection cannot walk (a custom mirror, or one with side effects): its extent and parts.
 protocol _InvariantParts {
   var _invariantParts: (extent: Extent?, parts: [Any]) { get }
 }
@@ -342,8 +320,7 @@ struct _ExtentPlace {
   let path: String
 }
 
-/// Every extent in `value`, by reflection (classes are not entered; a custom mirror outside the
-/// standard library is not followed: it would be user code).
+/// Every extent in `value`, by reflection (no classes, no custom mirror outside the stdlib).
 func _extentPlaces(in value: Any) -> [_ExtentPlace] {
   var places: [_ExtentPlace] = []
   func walk(_ value: Any, _ enclosing: Extent?, _ path: String) {
@@ -364,9 +341,8 @@ func _extentPlaces(in value: Any) -> [_ExtentPlace] {
 }
 
 extension HolderRoot {
-  /// I1, I2d–e and I6 (a holder mutates inside a transaction) for a holder whose value is `value`,
-  /// and everything its tree and its value's extents hold. The caller holds the holder's lock or
-  /// actor.
+  /// I1, I2d–e and I6 (a holder mutates inside a transaction) for this holder, its tree and its
+  /// value's extents. The caller holds the holder's lock or actor.
   @usableFromInline @inline(never)
   func _checkInvariants<Value: ObservationIdentifiable>(_ value: inout Value, _ context: ThreadContext) {
     _invariant(context.transactionDepth > 0, "I6", "a holder mutates outside a transaction")
@@ -444,8 +420,6 @@ extension ThreadContext {
 }
 
 #else
-
-// Without the flag: nothing is checked, and the calls compile to nothing.
 
 extension HolderRoot {
   @inlinable @inline(__always)

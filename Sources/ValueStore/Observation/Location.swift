@@ -1,15 +1,10 @@
 import Synchronization
 
-/// A place in a holder's state — the root, a field of a place, an element of a collection at a
-/// place — and the observers of what is there.
-///
-/// Observers subscribe to locations, never to values: values are copied, locations are not. A
-/// holder (`Store`, ``ObservedRoot``) owns a tree of them, grown by tracked reads through it. Each
-/// is *bound* to the ``Extent`` of the value it holds now: `boundSerial` is that extent's serial,
-/// and the extent names this location (`Extent.location`). A write to a bound extent notifies the
-/// location at once; a copy's extents are never bound, so a copy's writes never reach it. Only
-/// the holder binds — from its mutation's accessors, under its lock or actor, and from its reads
-/// — so a location moves on from one value to the next without anything being moved.
+/// A place in a holder's state (the root, a field, an element) and the observers of what is there.
+/// Observers subscribe to locations, never to values: values are copied, locations are not. A holder
+/// owns a tree of them, grown by tracked reads. Each is *bound* to the ``Extent`` it holds now
+/// (`boundSerial`; the extent names it), whose writes notify it at once; a copy's never are. Only the
+/// holder binds (its mutation, under its lock or actor, and its reads).
 @usableFromInline
 final class Location: Subscribers, @unchecked Sendable {  // guarded by `registry`, as its base
   /// The serial of the extent bound here, 0 before the first binding.
@@ -22,8 +17,7 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
   /// What extents bound here hold: a weak reference to this location.
   @usableFromInline let link = LocationLink()
 
-  /// A location whose Apple subscriptions are `apple` (a root's, made with its probe), or made on
-  /// Observation's first read here.
+  /// `apple`: a root's Apple subscriptions (with its probe); else made on Observation's first read.
   override init(sharing apple: AppleSubscriptions? = nil) {
     super.init(sharing: apple)
     link.location = self
@@ -62,11 +56,8 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
     children[step]
   }
 
-  /// Forgets the location at `step` (its value left: an element removed), and retires it and
-  /// every location below it: they are no place in the holder's state any more, so an extent
-  /// bound to one of them is bound nowhere — a copy holding it (a snapshot) written back later
-  /// brings it to the location made anew there, which binds it (`Extent.bind(to:_:)`). Requires
-  /// the registry lock.
+  /// Forgets the location at `step` (an element removed), retiring it and all below: their extents
+  /// are bound nowhere until written back (`Extent.bind(to:_:)`). Requires the registry lock.
   func removeChild(_ step: LocationStep) {
     guard let removed = children.removeValue(forKey: step) else { return }
     removed.forEachInTree { $0.link.isRetired.store(true, ordering: .relaxed) }
@@ -83,12 +74,10 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
     return count
   }
 
-  /// The locations below, by step (a collection's elements, to find those that left). Requires
-  /// the registry lock.
+  /// The steps below (a collection's, to find elements that left). Requires the registry lock.
   var childSteps: Dictionary<LocationStep, Location>.Keys { children.keys }
 
-  /// Every observer here and below, as the value here was replaced (its readers, and the readers
-  /// of anything inside it). Bumps every version on the way. Requires the registry lock.
+  /// Every observer here and below, as the value here was replaced. Requires the registry lock.
   func replacedDeliveries() -> [Delivery] {
     var deliveries: [Delivery] = []
     var pending: [Location] = [self]
@@ -100,7 +89,6 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
     return deliveries
   }
 
-  /// Whether `extent` is the value bound here now.
   @inlinable
   func isBound(to extent: Extent) -> Bool {
     boundSerial.load(ordering: .relaxed) == extent.serial
@@ -115,22 +103,19 @@ final class LocationLink: @unchecked Sendable {  // `location` is set once, befo
   /// anyone (ours or Apple's) is subscribed there, and whether a read reached below it.
   @usableFromInline let isObserved = Atomic<Bool>(false)
   @usableFromInline let hasChildren = Atomic<Bool>(false)
-  /// The location left its holder's tree (`Location.removeChild`): an extent holding this link
-  /// is bound nowhere. Set under ``registry`` by the holder's mutation, which alone reads it
-  /// without the lock.
+  /// The location left its holder's tree (`Location.removeChild`): an extent holding this link is
+  /// bound nowhere. Set under ``registry`` by the holder's mutation, which alone reads it unlocked.
   @usableFromInline let isRetired = Atomic<Bool>(false)
 
   init() {}
 }
 
-/// One step from a location to the one below it.
+/// One step from a location to the one below: a stored field by key, an identified collection's
+/// element by id, a plain array's element by position.
 @usableFromInline
 enum LocationStep: Hashable, @unchecked Sendable {
-  /// A stored field, by key.
   case field(FieldKey)
-  /// An element of an identified collection, by id.
   case element(AnyHashable)
-  /// An element of a plain array, by position.
   case index(Int)
 }
 

@@ -13,16 +13,14 @@ import Synchronization
 /// }
 /// ```
 ///
-/// The extent never takes part in equality, hashing, coding or reflection: two `Observed` values
-/// are equal when their fields are.
+/// The extent takes no part in equality, hashing, coding or reflection.
 @frozen
 public struct Observed<Fields> {
   @usableFromInline var _value: Fields
   @usableFromInline var _extent: Extent
 
-  /// Wraps `fields` with a new extent. Observable values in `fields` that share an extent with
-  /// another value (`Parent(child: c, sibling: c)`) are detached: each field is a location of its
-  /// own from the start.
+  /// Wraps `fields` with a new extent, detaching observable values that share one
+  /// (`Parent(child: c, sibling: c)`): each field is a location of its own from the start.
   @inlinable
   public init(_ fields: Fields) {
     _value = fields
@@ -37,8 +35,7 @@ public struct Observed<Fields> {
   @inlinable
   var identity: ObservationIdentity { ObservationIdentity(_extent) }
 
-  /// Forks a shared extent. The fork keeps the lineage, so a copy written back is still
-  /// recognised as a descendant of the value it was copied from.
+  /// Forks a shared extent, keeping the lineage: a copy written back is recognised as a descendant.
   @inlinable
   mutating func makeExtentUnique() {
     if !isKnownUniquelyReferenced(&_extent) { _extent = Extent.fork(of: _extent) }
@@ -48,10 +45,9 @@ public struct Observed<Fields> {
 // MARK: - Hot paths
 
 extension Observed {
-  /// Reads a field, recording the access when a tracking scope is open anywhere. The key is
-  /// derived here, where the key path is a literal and the offset a constant. A computed property
-  /// of `Fields` reads the fields it uses straight from storage: it is a read of the whole value,
-  /// whose observable fields are handed out before it runs.
+  /// Reads a field, recording the access when a tracking scope is open anywhere (the key is derived
+  /// here, where the key path is a literal). A computed property of `Fields` reads storage directly:
+  /// it is a read of the whole value, whose observable fields are handed out before it runs.
   @inlinable
   func read<T>(_ keyPath: KeyPath<Fields, T>) -> T {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) {
@@ -64,16 +60,14 @@ extension Observed {
     return _value[keyPath: keyPath]
   }
 
-  /// Records a tracked read of the field at `keyPath` (its `key`), whose value is `value`: an
-  /// observable value read is handed out in turn, so reads made on it belong where this one's do.
-  /// The key is derived by the caller, where the key path is a literal and the offset a constant.
+  /// Records a tracked read of field `key` (derived by the caller, where the key path is a literal).
+  /// An observable `value` is handed out, so reads made on it belong where this one's do.
   @inlinable
   func recordRead<T>(_ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T) {
     _extent.recordRead(key, keyPath, value)
   }
 
-  /// Makes the extent this value's own before a write (forking a shared one) and says whether the
-  /// write needs bookkeeping afterwards.
+  /// Makes the extent this value's own (forking a shared one); true if the write needs bookkeeping.
   @inlinable
   mutating func prepareToWrite() -> Bool {
     if _fastPath(isKnownUniquelyReferenced(&_extent)) { return !_extent.isQuiet }
@@ -102,21 +96,12 @@ extension Observed {
     }
   }
 
-  /// Reads and writes a field with the semantics its type calls for (see `FieldKind`):
-  ///
-  /// - trivial `Equatable` values (`Int`, `Bool`, a small enum): assigning an equal value, or
-  ///   mutating it back to an equal value (`count += 0`), is not a change (S3);
-  /// - observable values (a child, an optional child, a collection, an enum): by identity; the
-  ///   field is a ``Slot``, reconciled after the write;
-  /// - other `Equatable` values: assigning an equal value is not a change;
-  /// - anything else: every write is a change.
-  ///
-  /// One accessor, not one overload per kind: the type checker would otherwise try every viable
-  /// overload at every hop of a chain (`s.a.b.c.count += 1`), exponentially in its length. The kind
-  /// is decided from `T` and folds to a constant once `T` is concrete.
-  ///
-  /// `_modify` has a single `yield`: with two, the compiler stops inlining it and the key path is
-  /// applied at run time (≈140 ns instead of ≈3 ns per `+=`).
+  /// Reads and writes a field as its type calls for (`FieldKind`): a trivial `Equatable` (`Int`, a
+  /// small enum) is compared after the write (`count += 0` is no change); an observable value by
+  /// identity, through a ``Slot``; another `Equatable` on assignment; anything else always changes.
+  /// One accessor, not an overload per kind: the type checker would try every overload at every hop
+  /// of a chain (`s.a.b.c.count += 1`), exponentially; the kind folds to a constant. `_modify` has
+  /// one `yield`: with two it is not inlined and the key path is applied at run time.
   @inlinable
   subscript<T>(field keyPath: WritableKeyPath<Fields, T>) -> T {
     get { read(keyPath) }
@@ -138,8 +123,7 @@ extension Observed {
     }
     _modify {
       let isObservable = FieldKind<T>.observable != nil
-      // What the write is compared with afterwards: the slot's identity, or the value (trivial, or
-      // with an opaque identity).
+      // Compared after the write: the slot's identity, or the old value (trivial, or opaque).
       var slot: Slot?
       var old: T?
       var bookkeeping = false
@@ -163,9 +147,8 @@ extension Observed {
     }
   }
 
-  /// Before a write through a field holding observable values: its slot, and the value to compare
-  /// with afterwards if its identity does not describe it (a plain enum payload). Not inlined: the
-  /// accessor stays small enough to be inlined where the key path is a literal.
+  /// Before a write through an observable field: its slot, and the old value if its identity does
+  /// not describe it (a plain enum payload). Not inlined: keeps the accessor small enough to inline.
   @inlinable @inline(never)
   mutating func openSlot<T>(_ keyPath: WritableKeyPath<Fields, T>) -> (Slot, T?) {
     let observable = FieldKind<T>.observable!
@@ -175,12 +158,8 @@ extension Observed {
     return (slot, old)
   }
 
-  /// After a write through a field holding observable values, reconciles the field's slot: an
-  /// in-place change notified its own readers, a descendant (a copy written back) is adopted, and
-  /// anything else is a replacement that notifies this field's readers and those below it.
-  ///
-  /// `T`'s kind is looked up here, not passed: specialized for a concrete `T`, it folds to a
-  /// constant and the calls below are direct.
+  /// After a write through an observable field, reconciles its slot; a replacement is detached,
+  /// placed and written. `T`'s kind is looked up, not passed: specialized, it folds to a constant.
   @inlinable @inline(never)
   mutating func reconcile<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot, placed: ObservationIdentity? = nil) {
     guard case let .replaced(history) = reconciled(keyPath, slot, placed: placed) else { return }
@@ -191,10 +170,9 @@ extension Observed {
     if !_extent.isQuiet { didWrite(keyPath) }
   }
 
-  /// What the field's slot finds after the write (see `Slot.reconcile`). A function of its own:
-  /// the copy it reads through is gone before a replacement is detached.
-  /// `placed`: the identity of the value assigned, before the setter made it unique (if that
-  /// forked it, the fork is the field's alone).
+  /// What the field's slot finds after the write. A function of its own: the copy it reads through
+  /// is gone before a replacement is detached. `placed`: the assigned value's identity before the
+  /// setter made it unique (if that forked it, the fork is the field's alone).
   @inlinable
   func reconciled<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot, placed: ObservationIdentity?) -> Reconciled {
     let observable = FieldKind<T>.observable!
@@ -208,7 +186,6 @@ extension Observed {
 }
 
 extension Observed {
-  /// What is at the observable field with key `key`, if there is one.
   @usableFromInline
   func below(at key: FieldKey) -> Below? {
     let fields = ObservableFields.of(Fields.self)
@@ -217,8 +194,7 @@ extension Observed {
   }
 }
 
-/// The value at a step below another, and how to go further down: a copy written back is
-/// reconciled with the locations below its slot through it.
+/// The value at a step below another, and the way further down (to reconcile a copy written back).
 @usableFromInline
 struct Below {
   let identity: ObservationIdentity
@@ -226,8 +202,7 @@ struct Below {
 }
 
 extension ObservationIdentifiable {
-  /// The identity of the value at `step` below `value` (a `Self`), if it is an observable
-  /// state's observable field.
+  /// What is at `step` below `value` (a `Self`): an observable field, or an element by id.
   @usableFromInline
   static func _below<T>(of value: T, at step: LocationStep) -> Below? {
     withUnsafePointer(to: value) { pointer in
@@ -252,15 +227,10 @@ extension ObservableState {
   func _below(at key: FieldKey) -> Below? { _$fields.below(at: key) }
 }
 
-// MARK: - Conformances: the extent is not part of the value
-
-// Comparing, hashing, encoding or reflecting a value reads all of its fields: inside a tracking
-// scope that is a read of every field (`.any`). Children record their own, as their conformances
-// run in turn.
+// MARK: - Conformances: tracked, each is a read of every field (`.any`); children record their own
 
 extension Observed {
-  /// Records a read of every field. The fields' values are then read by their own conformances.
-  /// Callers test `openTrackingScopes` first, so that an untracked comparison stays a plain one.
+  /// Records a read of every field; callers test `openTrackingScopes` first (untracked stays plain).
   @usableFromInline
   func recordWholeRead() {
     let fields = ObservableFields.of(Fields.self)

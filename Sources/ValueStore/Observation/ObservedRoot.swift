@@ -1,12 +1,11 @@
 import Synchronization
 
-/// A reference that owns an observable value and runs every mutation of it: the "location" that
-/// observers of the value subscribe to.
+/// A reference that owns an observable value and runs every mutation of it: the "location" its
+/// observers subscribe to.
 ///
-/// Inside a root, observation is exact at any depth: a copy taken out and mutated notifies nobody,
-/// mutating the value while a snapshot of it is alive notifies its observers, and a copy written
-/// back notifies exactly the fields it changed. Each mutation is a transaction: every affected
-/// observer is called once, after it.
+/// Observation is exact at any depth: a copy taken out and mutated notifies nobody, a mutation
+/// while a snapshot is alive notifies, and a copy written back notifies exactly the fields it
+/// changed. A mutation is a transaction: each affected observer is called once, after it.
 ///
 /// ```swift
 /// let model = ObservedRoot(AppState())
@@ -15,14 +14,11 @@ import Synchronization
 /// model.mutate { $0.counter.count += 1 } // prints 1; the snapshot is untouched
 /// ```
 ///
-/// Reads through the root's own accessors (`model.counter.count`, `model.read { … }`,
-/// `model.currentValue.counter.count`) are *anchored*: they belong to this location, never to a
-/// copy — also reads made later on the value they returned, as `store.currentState` has it.
+/// Reads through the root (`model.counter.count`, `model.read { … }`, `model.currentValue…`), and
+/// reads made later on the value they returned, are *anchored*: they belong to the root, not a copy.
 ///
-/// Thread-safe: reads and mutations are serialised by a lock. Inside a `mutate` or `read` body, use
-/// the value the closure receives: reading or mutating the same root there again is a programming
-/// error and stops with a message (precondition). Observers run after the body and may read and
-/// mutate freely.
+/// Thread-safe (a lock). Inside a `mutate` or `read` body use the value the closure receives:
+/// touching the same root there stops with a message. Observers run after the body, unrestricted.
 @dynamicMemberLookup
 public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Sendable where Value: Sendable {
   @usableFromInline let lock = Lock(reentryMessage: """
@@ -35,19 +31,15 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   /// The root's probe, at hand: every untracked read asks it.
   @usableFromInline let probe: TrackingProbe
 
-  /// Makes a root owning `value`. The value is detached: it shares no observers with the place it
-  /// came from (another root's value, a copy still in use).
+  /// Makes a root owning `value`, detached: it shares no observers with where it came from.
   public init(_ value: Value) {
     probe = root.probe
     storage = value
     storage._detach()
   }
 
-  /// A copy of the current value, read through the root (`read { $0 }`): reads made on it while
-  /// tracking belong to this location. Setting it replaces the value (a transaction).
-  ///
-  /// Not `value`: the root's own members would shadow the value's fields of the same name
-  /// (`root.currentValue` must read a field named `value`). See ``Store/currentState``.
+  /// A copy of the value, read through the root (tracked reads on it belong here); set: replaces it.
+  /// Not `value`: the root's members would shadow fields of that name. See ``Store/currentState``.
   public var currentValue: Value {
     get { read { $0 } }
     set { mutate { $0 = newValue } }
@@ -64,8 +56,7 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
     read { $0[keyPath: keyPath] }
   }
 
-  /// Runs `body` on the value in place, as one transaction, then reconciles the root's slot so the
-  /// observers of whatever changed — and only those — are notified.
+  /// Runs `body` on the value in place as one transaction, notifying exactly what changed.
   ///
   /// ```swift
   /// root.mutate { $0.rows[id: 3]?.title = "Done" }   // readers of row 3's title hear it
@@ -73,9 +64,8 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   /// root.mutate { $0.total = total }
   /// ```
   ///
-  /// - Precondition: `body` does not read or mutate this root (that stops with a message). It
-  ///   holds this root's lock: reading or mutating *another* root inside it holds both, and two
-  ///   threads doing so in opposite orders deadlock, as with any two locks.
+  /// - Precondition: `body` does not touch this root (it stops with a message). Touching *another*
+  ///   root inside holds both locks: two threads doing so in opposite orders deadlock.
   @inlinable @discardableResult
   public func mutate<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     let context = ThreadContext.current
@@ -85,9 +75,8 @@ public final class ObservedRoot<Value: ObservationIdentifiable>: @unchecked Send
   }
 }
 
-/// What a holder (an ``ObservedRoot``, a store's state box) keeps beside its value: the location
-/// of its root, under which everything read through it is observed, and the probe its reads ask
-/// Apple's Observation through.
+/// What a holder (an ``ObservedRoot``, a store's state box) keeps beside its value: its root
+/// location, under which all read through it is observed, and its probe for Apple's Observation.
 @usableFromInline
 final class HolderRoot: Sendable {
   @usableFromInline let location: Location
@@ -103,8 +92,7 @@ final class HolderRoot: Sendable {
     probe = TrackingProbe(apple)
   }
 
-  /// Records a tracked read of the holder's value (identity `identity`): the value is handed out
-  /// at the root location, so reads made on it belong there.
+  /// Records a tracked read of the holder's value: handed out at the root, reads on it belong there.
   @usableFromInline @inline(never)
   func recordRead(of identity: ObservationIdentity) {
     ThreadContext.withCurrent { context in
@@ -125,8 +113,7 @@ final class HolderRoot: Sendable {
     ThreadContext.withCurrent { $0.repeats(read) }
   }
 
-  /// Records a tracked read of a field of the holder's value (an observable struct whose extent is
-  /// `extent`), whose value is `value`.
+  /// Records a tracked read of field `key` of the holder's value, an observable struct with `extent`.
   @inlinable
   func recordFieldRead<Fields, T>(_ extent: Extent, _ keyPath: KeyPath<Fields, T>, _ key: FieldKey, _ value: T) {
     let child = FieldKind<T>.observable.map { $0._identity(of: value).serial } ?? 0
@@ -145,12 +132,8 @@ func holderRead<Value: ObservationIdentifiable, T, E: Error>(
   return try body(value)
 }
 
-/// Runs a holder's mutation of `value` (the caller owns the storage and the transaction).
-///
-/// The root is made its location's own first (forked if a snapshot shares it, and bound), so the
-/// writes the body makes through it notify as they happen. Afterwards the root's slot is
-/// reconciled: the same value (or a copy of it written back) keeps its location's readers; a
-/// different value (`value = Value()`) notifies every reader of the holder.
+/// Runs a holder's mutation of `value` (the caller owns storage and transaction): the root is made
+/// its location's own first, so the body's writes notify as made; then its slot is reconciled.
 @inlinable
 func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
   _ value: inout Value,
@@ -160,9 +143,8 @@ func mutateHeld<Value: ObservationIdentifiable, R, E: Error>(
 ) throws(E) -> R {
   let saved = context.enterHolderMutation(root.probe)
   let (before, original) = Slot.bindRoot(&value, to: root.location)
-  // An identity that does not describe its value (a plain enum payload) is compared by value,
-  // with a copy of the old one. A closure, not a `Value?`: in this generic code a local of that
-  // type costs a metadata lookup on every mutation, opaque or not.
+  // An opaque identity (a plain enum payload) is compared by value, with a copy of the old one. A
+  // closure, not a `Value?` local: that costs a metadata lookup on every mutation.
   let isUnchanged = before.isOpaque ? unchanged(from: value) : nil
   defer {
     context.exitHolderMutation(saved)
@@ -189,34 +171,27 @@ func reconcileRoot<Value: ObservationIdentifiable>(
 ) {
   if let isUnchanged, isUnchanged(value) { return }
   guard case let .replaced(history) = reconciled(value, slot) else { return }
-  // Replaced: the new value may come from another location (`root.currentValue = other.currentValue`).
-  // Every reader of the holder was told (the old value cannot be compared with the new one
-  // without keeping it alive, which would make every mutation copy).
+  // Replaced: detached (it may come from another root); every reader was told (comparing with the
+  // old value would keep it alive, so every mutation would copy).
   value._detach()
   slot.place(&value, as: Value.self, history: history)
 }
 
-/// What the root slot finds after a mutation (see `Slot.reconcile`). A function of its own: the
-/// copy it reads through is gone before a replacement is detached.
+/// What the root slot finds after a mutation. Apart, so the copy it reads is gone before detaching.
 @usableFromInline
 func reconciled<Value: ObservationIdentifiable>(_ value: Value, _ slot: Slot) -> Reconciled {
   slot.reconcile(value.observationIdentity, owner: nil, at: .field(.identity), below: { Value._below(of: value, at: $0) })
 }
 
 extension ObservedRoot where Value: ObservableState {
-  /// Reads a field through the root.
-  ///
-  /// Takes a key path into `Fields` (a constant, cheap to apply) rather than into `Value` (built
-  /// anew at every access when it goes through `Value`'s dynamic members).
+  /// Reads a field. The key path is into `Fields` (a constant), not `Value` (rebuilt per access).
   @inlinable
   public subscript<T>(dynamicMember keyPath: KeyPath<Value.Fields, T>) -> T {
-    // Inlined at the call site, where the key path is a literal: untracked, the field is loaded
-    // in place (no copy of the value, no retain, no key path applied at run time).
+    // Inlined at literal key paths: untracked, the field loads in place (no copy, no retain).
     @inline(__always) get {
       lock.lock()
       defer { lock.unlock() }
       if _slowPath(probe.check()) {
-        // The key and the value are found here, where the key path is a literal.
         let key = FieldKey.field(keyPath)
         if key == .any { return trackedComputedField(keyPath) }
         let value = storage._$fields._value[keyPath: keyPath]
@@ -227,15 +202,13 @@ extension ObservedRoot where Value: ObservableState {
     }
   }
 
-  /// A tracked read of a computed property of `Fields`, which reads other fields: through the
-  /// value, handed out. Under the lock.
+  /// A tracked read of a computed `Fields` property, through the handed-out value. Under the lock.
   @inlinable @inline(never)
   func trackedComputedField<T>(_ keyPath: KeyPath<Value.Fields, T>) -> T {
     holderRead(storage, root) { $0._$fields.read(keyPath) }
   }
 
-  /// Records a tracked read of a stored field, under the lock. Specialized where it is called,
-  /// never inlined (the read stays small).
+  /// Records a tracked read of a stored field, under the lock. Not inlined: the read stays small.
   @inlinable @inline(never)
   func recordFieldRead<T>(_ keyPath: KeyPath<Value.Fields, T>, _ key: FieldKey, _ value: T) {
     root.recordFieldRead(storage._$fields._extent, keyPath, key, value)

@@ -1,12 +1,10 @@
 import Synchronization
 
-/// A place holding an observable value — a field, an identified array's element, a holder's
-/// root — around one write of it: the one reconciliation of fields, elements and roots.
+/// A place holding an observable value (a field, an identified array's element, a holder's root)
+/// around one write of it: the one reconciliation of fields, elements and roots.
 ///
-/// Before the write, if the holder observes below the slot (the parent is bound to a location
-/// and a read reached this slot), the value is made that location's own: forked if a copy shares
-/// it, then bound. So the holder's own writes notify their readers as they happen, and a copy's
-/// never do. After the write the slot compares identities:
+/// Before the write, if a read reached the slot in a holder, the value becomes its location's own
+/// (forked if shared, then bound): the holder's writes notify, a copy's never. After it:
 ///
 /// | after vs before | meaning | action |
 /// |---|---|---|
@@ -18,28 +16,20 @@ struct Slot {
   /// The location of the value in the slot, when the holder observes below it.
   @usableFromInline let location: Location?
   @usableFromInline let before: ObservationIdentity
-  /// The value before the slot made it its location's own, if that forked it (a snapshot shared
-  /// it): written back (`state = snapshot` of an unchanged copy), it is the slot's value again
-  /// (its identity is `before`'s tag with this extent's serial). Else the slot's value itself, if
-  /// it is still another's (`Extent.sameAs`): a copy of that written back is a write-back.
-  ///
-  /// Held while the slot reconciles: a slot recognises its values by their extents' serials, and
-  /// a lineage drops an ancestor nothing else holds (`Extent.spliceLineage`). Held, it stays in
-  /// the lineage of every copy of it, and a copy of it written meanwhile forks (and records its
-  /// writes) rather than writing it in place.
+  /// The value the slot forked for its location (a snapshot shared it), else the slot's value if
+  /// still another's (`Extent.sameAs`): it or a copy of it, written back, is a write-back. Held
+  /// while the slot reconciles, so lineages keep it (`Extent.spliceLineage`) and its copies fork.
   @usableFromInline let original: Extent?
 
-  /// The extent `before` was forked from as the slot bound it (`unbound`'s, which `origin` is,
-  /// taken from the fork as binding cut its lineage), or nil: it was bound as it was, or detached
-  /// (it was bound to another location).
+  /// `unbound`'s extent if binding forked it into `before` (`origin`, taken from the fork as binding
+  /// cut its lineage); else `sameAsHolder(before)`.
   @inlinable
   static func original(_ unbound: ObservationIdentity, boundAs before: ObservationIdentity, origin: Extent?) -> Extent? {
     guard unbound != before, let origin, origin.serial == unbound.serial else { return sameAsHolder(before) }
     return origin
   }
 
-  /// The extent of the value whose identity is `identity` (alive), if it is still another value
-  /// (`Extent.sameAs`).
+  /// The extent `identity` names, if its value is still another's (`Extent.sameAs`).
   @inlinable
   static func sameAsHolder(_ identity: ObservationIdentity) -> Extent? {
     guard let extent = identity.unmanagedExtent,
@@ -48,8 +38,7 @@ struct Slot {
     return extent.takeUnretainedValue()
   }
 
-  /// The slot holding `value` at `step` below `parent` (the parent's bound location, nil for a
-  /// copy or a value nobody observes), before a write that changes it in place.
+  /// The slot of `value` at `step` below `parent` (nil if unobserved), before a write in place.
   @inlinable
   init<T>(_ value: inout T, as kind: any ObservationIdentifiable.Type, below parent: Location?, at step: @autoclosure () -> LocationStep) {
     let unbound = kind._identity(of: value)
@@ -64,8 +53,7 @@ struct Slot {
     }
   }
 
-  /// The slot holding a value whose identity is `before` at `step` below `parent`, before a
-  /// write that replaces it (nothing to bind).
+  /// The slot of the value `before` names, before a write that replaces it (nothing to bind).
   @inlinable
   init(replacing before: ObservationIdentity, below parent: Location?, at step: @autoclosure () -> LocationStep) {
     location = Slot.location(step(), below: parent, of: before)
@@ -81,17 +69,15 @@ struct Slot {
     self.original = original
   }
 
-  /// The identity of a value the caller has inout (read in place: in unspecialized code, a
-  /// protocol getter on a captured `inout` copies the value first).
+  /// The identity of an inout value, read in place (unspecialized, a protocol getter copies it).
   @inlinable
   static func identity<Value: ObservationIdentifiable>(of value: inout Value) -> ObservationIdentity {
     value.observationIdentity
   }
 
-  /// Before a holder's mutation: its root made its location's own. Returns the root slot's
-  /// `before` and `original` (the slot itself is made only if the value changed: the location
-  /// is borrowed from the holder until then). `original` is retained: the caller releases it as
-  /// the mutation ends (unmanaged, so that a mutation that forked nothing pays nothing for it).
+  /// Before a holder's mutation, makes its root its location's own. Returns the root slot's
+  /// `before` and `original`, retained: the caller releases it as the mutation ends (unmanaged, so a
+  /// mutation that forked nothing pays nothing). The slot is made only if the value changed.
   @inlinable
   static func bindRoot<Value: ObservationIdentifiable>(
     _ value: inout Value, to location: Location
@@ -102,10 +88,8 @@ struct Slot {
     return (before, Slot.original(unbound, boundAs: before, origin: origin.takeRetainedValue()).map { .passRetained($0) })
   }
 
-  /// The location at `step` below `parent`, if a read reached it: the one the value there
-  /// (`identity`) is bound to, if it is bound in the tree — a value moves to another field or id
-  /// only detached (Detach.swift), so its location is the one at its step — else looked up. (A
-  /// plain array's element moves between positions bound: its slot gives no identity.)
+  /// The location at `step` below `parent` if a read reached it: the live one `identity` is bound to
+  /// (values change field or id only detached; plain array elements give none), else looked up.
   @inlinable
   static func location(
     _ step: @autoclosure () -> LocationStep, below parent: Location?, of identity: ObservationIdentity? = nil
@@ -120,14 +104,9 @@ struct Slot {
     withRegistry { _ in parent.existingChild(step) }
   }
 
-  /// After the write: whether the slot still holds its value (the same, or a descendant it
-  /// adopted), or the caller must place the new one (see ``Reconciled``). `owner`: the extent of
-  /// the value holding the slot (nil for a root). `below` finds the values below the slot's new
-  /// value: a copy written back is adopted at every location below it that a step it changed
-  /// leads to.
-  /// `exclusive`: the new value's extent is this slot's alone (a fork the slot's
-  /// `_makeIdentityUnique` just made, or a root's), so it may be kept as a write-back of what the
-  /// slot's value still is (`Extent.sameAs`).
+  /// After the write (see ``Reconciled``). `owner`: the extent holding the slot, nil for a root.
+  /// `below`: the values below the new one, where a copy written back is adopted along the steps it
+  /// changed. `exclusive`: the new extent is the slot's alone, so it may be a write-back of `sameAs`.
   @inlinable
   func reconcile(
     _ after: ObservationIdentity, owner: Extent?, at step: @autoclosure () -> LocationStep,
@@ -146,17 +125,14 @@ struct Slot {
     _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> Below?, exclusive: Bool
   ) -> Reconciled {
     if let original, after.serial == original.serial, after.tag == before.tag, let location, let extent = after.extent {
-      // The value it held before the slot forked it, back: the writes made meanwhile were heard
-      // as they were made; it is the location's value again.
+      // Its value before the slot forked it, back (writes meanwhile were heard): bound again.
       _ = withRegistry { extent.bind(to: location, &$0) }
       return .kept
     }
     var apple: [(Subscribers, [Change]?)] = []
     var placed: Extent?
     let adopted = withRegistry { garbage -> [Delivery]? in
-      // A descendant of the value the slot held — or, if the slot forked it for its location, of
-      // the value before that fork (a copy taken before this mutation, written back: what the
-      // mutation wrote meanwhile was heard as it was written).
+      // A descendant of the slot's value (see `adoption`).
       placed = after.extent?.history()
       guard let extent = after.extent, after.tag == before.tag,
         let (ancestor, written) = Slot.adoption(
@@ -171,10 +147,8 @@ struct Slot {
         placed = history
         return nil  // bound elsewhere: it moved here from another location, a replacement
       }
-      // Outside a holder's mutation (a bare value): the ancestor's bare readers read this slot;
-      // they follow the value here and hear what was written since (a bare copy written back,
-      // S13), and so do the readers of the values below it. Inside one, they read a copy (as a
-      // fork there takes no bare readers along).
+      // A bare value: the ancestor's bare readers, and those below, follow it here and hear what
+      // was written since. Inside a holder's mutation they read a copy (a fork there takes none).
       var deliveries: [Delivery] = []
       if ThreadContext.current.holderDepth == 0, let box = ancestor.box.load() {
         deliveries = box.deliveries(for: written, to: extent, below: below, &garbage, apple: &apple)
@@ -207,15 +181,10 @@ struct Slot {
     return .replaced(history: placed)
   }
 
-  /// The value `extent` (after a write) descends from, and the keys written since, if the slot
-  /// adopts it: it descends from `before` — or, if the slot forked that for its location, from
-  /// the value before that fork (a copy taken before this mutation, written back: what the
-  /// mutation wrote meanwhile was heard as it was written) — or, inside a holder, from the value
-  /// the slot's value still is (`Extent.sameAs`: placed from the same source, not written since).
-  /// Only a fork descending from the slot's value is adopted by lineage (a copy's value, written
-  /// back: no other location holds it), and only an `exclusive` one by `sameAs` (a value placed
-  /// from elsewhere may be another field's too: a hand-written enum's payload, a fork left unbound
-  /// in a field nobody observes). Requires the registry lock.
+  /// The ancestor the slot adopts `extent` (its value after the write) through, and the keys written
+  /// since; nil: a replacement. A fork by lineage from `before` or `original` (a copy written back);
+  /// inside a holder, an `exclusive` value by `original`'s `sameAs` history (one placed from
+  /// elsewhere may be another field's too). Requires the registry lock.
   static func adoption(
     of extent: Extent, before: ObservationIdentity, original: Extent?, exclusive: Bool, holds: Bool
   ) -> (ancestor: Extent, written: [Change])? {
@@ -229,9 +198,8 @@ struct Slot {
     return (history, written)
   }
 
-  /// After the caller detached the value that replaced the slot's (`Reconciled.replaced`):
-  /// records that it is `history`'s value (`Extent.sameAs`), so that a copy of that written here
-  /// later is a write-back.
+  /// After the caller detached a replacement: records it as `history`'s value (`Extent.sameAs`), so
+  /// that a copy of that, written here later, is a write-back.
   @inlinable
   func place<T>(_ value: inout T, as kind: any ObservationIdentifiable.Type, history: Extent?) {
     guard let history, let extent = kind._identity(of: value).extent, extent !== history else { return }
@@ -249,18 +217,15 @@ struct Slot {
 enum Reconciled {
   /// It holds its value: the same, or a descendant it adopted (its readers heard what changed).
   case kept
-  /// Another value replaced it: every reader at and below the slot heard it. The caller detaches
-  /// the value (it may be another location's too), records a write of the slot's key, and places
-  /// it (`Slot.place`) with `history`, the value it is a copy of.
+  /// Another value replaced it; every reader at and below the slot heard it. The caller detaches it,
+  /// records a write of the slot's key, and places it (`Slot.place`) with `history`, its source.
   case replaced(history: Extent?)
 }
 
 extension Location {
-  /// The readers of `changes` made to the value here: of the keys written, and below every step
-  /// changed in place on a copy (all of those readers: the copy's values below are not compared).
-  /// Requires the registry lock.
-  /// `apple` collects what to tell Apple's Observation after the lock: the keys written at a
-  /// location, or (nil) that everything there and below changed.
+  /// The readers of `changes` to the value here: of the keys written, and below each step changed
+  /// on a copy. `apple` collects what to tell Apple's Observation after the lock: the keys written
+  /// at a place, or nil (everything there and below changed). Requires the registry lock.
   func deliveries(
     for changes: [Change], below lookup: (LocationStep) -> Below? = { _ in nil },
     _ garbage: inout [AnyObject], apple: inout [(Subscribers, [Change]?)]
@@ -270,8 +235,7 @@ extension Location {
     if changes.contains(where: { $0.below == nil }) { apple.append((self, changes)) }
     for change in changes {
       guard let step = change.below, let below = existingChild(step) else { continue }
-      // The value below, if known: the one there already (its writes were heard as they were
-      // made), or adopted exactly; else everything below hears it.
+      // The value there already (heard as written), or one adopted exactly; else all below hear it.
       let found = lookup(step)
       if let found, found.identity.serial == below.boundSerial.load(ordering: .relaxed) { continue }
       if let found, let extent = found.identity.extent, extent.flags.load(ordering: .relaxed) & Extent.isFork != 0,
@@ -289,11 +253,9 @@ extension Location {
 }
 
 extension BareBox {
-  /// The readers of `changes` made to the bare value whose box this is, as `value`, a descendant
-  /// of it, takes its place (a copy written back): they hear the keys written and follow the value
-  /// to its box; below every step changed, the readers of the value read there are reconciled with
-  /// the value `lookup` finds there in turn — a descendant the same way, anything else (or nothing
-  /// found) as a replacement. Requires the registry lock. `apple`: as for a location.
+  /// The readers of `changes` to this box's bare value as its descendant `value` takes its place:
+  /// they hear the keys written and follow `value` to its box; below each changed step, what `lookup`
+  /// finds is reconciled the same way. `apple`: as for a location. Requires the registry lock.
   func deliveries(
     for changes: [Change], to value: Extent, below lookup: (LocationStep) -> Below?,
     _ garbage: inout [AnyObject], apple: inout [(Subscribers, [Change]?)]
@@ -331,8 +293,8 @@ extension BareBox {
     return deliveries
   }
 
-  /// Every reader here: the value they read was replaced (bare readers read every step down to a
-  /// value, so they all read something here). Requires the registry lock.
+  /// Every reader here, as their value was replaced (bare readers read every step down, so all read
+  /// something here). Requires the registry lock.
   func replacedDeliveries(apple: inout [(Subscribers, [Change]?)]) -> [Delivery] {
     version.add(1, ordering: .relaxed)
     apple.append((self, nil))
@@ -342,9 +304,8 @@ extension BareBox {
 
 extension ObservationIdentifiable {
   /// Makes this value `location`'s own before the holder writes it: forked if a copy shares it,
-  /// bound, and given a fresh identity if it is bound to another location (it moved there).
-  /// Returns its identity then, and the extent it was forked from if binding cut that lineage
-  /// (retained: the caller owns it; unmanaged, so that the common case carries no reference).
+  /// bound, detached if bound elsewhere (it moved). Returns its identity and the extent binding cut
+  /// it from, if any (retained for the caller; unmanaged: the common case carries no reference).
   @inlinable
   mutating func _bind(to location: Location) -> (identity: ObservationIdentity, origin: Unmanaged<Extent>?) {
     _makeIdentityUnique()
