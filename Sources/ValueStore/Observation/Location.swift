@@ -74,20 +74,16 @@ final class Location: Subscribers, @unchecked Sendable {  // guarded by `registr
     return count
   }
 
-  /// The steps below (a collection's, to find elements that left). Requires the registry lock.
-  var childSteps: Dictionary<LocationStep, Location>.Keys { children.keys }
-
   /// Every observer here and below, as the value here was replaced. Requires the registry lock.
   func replacedDeliveries() -> [Delivery] {
     var deliveries: [Delivery] = []
-    var pending: [Location] = [self]
-    while let location = pending.popLast() {
+    forEachInTree { location in
       location.version.add(1, ordering: .relaxed)
       deliveries += location.everyObserver()
-      pending += location.children.values
     }
     return deliveries
   }
+
 
   @inlinable
   func isBound(to extent: Extent) -> Bool {

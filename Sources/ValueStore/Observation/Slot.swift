@@ -84,8 +84,7 @@ struct Slot {
   ) -> (before: ObservationIdentity, original: Unmanaged<Extent>?) {
     let unbound = value.observationIdentity
     let (before, origin) = value._bind(to: location)
-    guard let origin else { return (before, Slot.sameAsHolder(before).map { .passRetained($0) }) }
-    return (before, Slot.original(unbound, boundAs: before, origin: origin.takeRetainedValue()).map { .passRetained($0) })
+    return (before, Slot.original(unbound, boundAs: before, origin: origin?.takeRetainedValue()).map { .passRetained($0) })
   }
 
   /// The location at `step` below `parent` if a read reached it: the live one `identity` is bound to
