@@ -103,3 +103,35 @@ import Testing
     #expect(root.currentValue.mode.payload!._$fields._extent !== root.currentValue.child._$fields._extent)
   }
 }
+
+extension WriteBackHistoryTests {
+  /// A value the slot forked for its location (a copy shares it) and nothing wrote is still the
+  /// copy's value: the copy written back tells nobody.
+  @Test func aForkNothingWroteIsStillTheCopy() {
+    let root = ObservedRoot(RelState())
+    let child = tracking { root.read { $0.child.title } }
+    let copy = root.currentValue.child
+    root.mutate { $0.child.count += 0 }
+    root.mutate { $0.child = copy }
+    #expect(child.count == 0)
+  }
+
+  /// The same for the root: a mutation that wrote nothing, then the copy written back.
+  @Test func aRootForkNothingWroteIsStillTheCopy() {
+    let root = ObservedRoot(RelState())
+    let count = tracking { root.read { $0.optional?.count } }
+    let copy = root.currentValue
+    root.mutate { $0.name = "" }
+    root.mutate { $0 = copy }
+    #expect(count.count == 0)
+  }
+
+  /// A value placed from a field, written back to that field: the field's own value again.
+  @Test func aValuePlacedFromAFieldWrittenBackThereTellsNobody() {
+    let root = ObservedRoot(RelState())
+    let title = tracking { root.read { $0.child.title } }
+    root.mutate { $0.optional = $0.child }
+    root.mutate { if let o = $0.optional { $0.child = o } }
+    #expect(title.count == 0)
+  }
+}

@@ -17,8 +17,9 @@ struct Slot {
   @usableFromInline let location: Location?
   @usableFromInline let before: ObservationIdentity
   /// The value the slot forked for its location (a snapshot shared it), else the slot's value if
-  /// still another's (`Extent.sameAs`): it or a copy of it, written back, is a write-back. Held
-  /// while the slot reconciles, so lineages keep it (`Extent.spliceLineage`) and its copies fork.
+  /// still another's (`Extent.sameAs`) or about to be replaced (a setter): it or a copy of what it
+  /// is, written back, is a write-back. Held while the slot reconciles, so lineages keep it
+  /// (`Extent.spliceLineage`) and its copies fork.
   @usableFromInline let original: Extent?
 
   /// `unbound`'s extent if binding forked it into `before` (`origin`, taken from the fork as binding
@@ -58,7 +59,7 @@ struct Slot {
   init(replacing before: ObservationIdentity, below parent: Location?, at step: @autoclosure () -> LocationStep) {
     location = Slot.location(step(), below: parent, of: before)
     self.before = before
-    original = Slot.sameAsHolder(before)
+    original = before.extent
   }
 
   /// A holder's root slot, after the mutation found its value changed (see `bindRoot`).
@@ -320,7 +321,11 @@ extension ObservationIdentifiable {
     var origin: Extent?
     if !withRegistry({ garbage in
       origin = extent.origin
-      return extent.bind(to: location, &garbage)
+      let unwritten = extent.changes.isEmpty
+      guard extent.bind(to: location, &garbage) else { return false }
+      // Forked for its location and not written yet: it is still the value it was forked from.
+      if unwritten, let origin { extent.setSameAs(origin.history(), &garbage) }
+      return true
     }) {
       origin = nil
       _detach()
