@@ -78,6 +78,14 @@ extension Criterion {
     }
   }
 
+  /// ValueStore's time in `scenario` minus its time in `base`: what one part of an operation (a
+  /// composition hop) adds to the same operation without it.
+  static func overhead(_ label: String, _ scenario: String, over base: String, atMost target: Double) -> Criterion {
+    Criterion(label: label, bound: .atMost, target: target, unit: .nanoseconds) { results in
+      ours(results, scenario).flatMap { slow in ours(results, base).map { slow.median - $0.median } }
+    }
+  }
+
   /// Exactly `expected` observer calls per operation in every run of a workload (see ``Facts``).
   /// The measured value is the run farthest from `expected`.
   static func fires(_ label: String, key: String, exactly expected: Double) -> Criterion {
@@ -139,6 +147,12 @@ nonisolated(unsafe) let goals: [Goal] = [
   Goal(
     name: "trivial send",
     criteria: [.time("time", "send, 0 observers", atMost: 150)]),
+  // Issue 34, goal 1: one hop of composition, a row of HopScenarios minus its send without a hop.
+  Goal(
+    name: "a Scope / ifLet / forEach / ifCaseLet hop ≤ 50 ns",
+    criteria: HopScenarios.hops.map { kind, scenario in
+      Criterion.overhead("\(kind): row − 0 hops", scenario, over: HopScenarios.baseName, atMost: 50)
+    }),
   Goal(
     name: "one row of 10k / 100k changed",
     criteria: [

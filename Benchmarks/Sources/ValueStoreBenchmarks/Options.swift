@@ -4,12 +4,14 @@ import Foundation
 struct Options {
   var quick = false
   var jsonPath: String?
-  var filter: String?
+  /// A scenario runs if its name contains any of them; all run if there is none.
+  var filters: [String] = []
 
   static let usage = """
-    usage: ValueStoreBenchmarks [--quick] [--filter SUBSTRING] [--json FILE]
+    usage: ValueStoreBenchmarks [--quick] [--filter SUBSTRING]... [--json FILE]
       --quick             fewer, shorter samples: a smoke run for CI, in seconds
-      --filter SUBSTRING  only the scenarios whose name contains SUBSTRING (case-insensitive)
+      --filter SUBSTRING  only the scenarios whose name contains SUBSTRING (case-insensitive);
+                          repeated, those whose name contains any of them
       --json FILE         also write the results to FILE
     """
 
@@ -21,7 +23,7 @@ struct Options {
       switch argument {
       case "--quick": options.quick = true
       case "--json": options.jsonPath = value(of: argument, from: &remaining)
-      case "--filter": options.filter = value(of: argument, from: &remaining)
+      case "--filter": options.filters.append(value(of: argument, from: &remaining))
       case "--help", "-h":
         print(usage)
         exit(0)

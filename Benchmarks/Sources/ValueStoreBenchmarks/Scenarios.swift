@@ -11,6 +11,7 @@ var allScenarios: [Scenario] {
     + HistoryScenarios.all
     + CasePathScenarios.all
     + BodyScenarios.all
+    + HopScenarios.all
     + BridgeScenarios.all
     + TestingScenarios.all
     + EffectScenarios.all

@@ -3,10 +3,11 @@ import Foundation
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let settings: HarnessSettings = options.quick ? .quick : .full
 let scenarios = allScenarios.filter { scenario in
-  options.filter.map { scenario.name.localizedCaseInsensitiveContains($0) } ?? true
+  options.filters.isEmpty || options.filters.contains { scenario.name.localizedCaseInsensitiveContains($0) }
 }
 guard !scenarios.isEmpty else {
-  FileHandle.standardError.write(Data("no scenario matches \"\(options.filter ?? "")\"\n".utf8))
+  let filters = options.filters.map { "\"\($0)\"" }.joined(separator: " or ")
+  FileHandle.standardError.write(Data("no scenario matches \(filters)\n".utf8))
   exit(1)
 }
 
