@@ -87,24 +87,24 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
   }
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let location = toChildState.location
-    let before = toChildState.get(state).flatMap { $0 }.map { NavigationID(location: location, state: $0) }
+    let before = presence(state)
     let presentationAction = toPresentationAction.extract(from: action)
     var childEffect = Effect<Parent.Action>.none
     if case let .presented(childAction) = presentationAction {
       childEffect =
         toChildState.modify(&state) { optional -> Effect<Parent.Action> in
-          guard optional != nil, let id = before else {
+          guard optional != nil, let before else {
             RuntimeWarning.report("ifLet received \(childAction) while its state is nil; ignored.")
             return .none
           }
-          let effect = present(child.reduce(into: &optional!, action: childAction), id: id)
+          let childEffect = child.reduce(into: &optional!, action: childAction)
+          let effect = childEffect.isNone ? .none : present(childEffect, id: navigation(before))
           if dismissesEphemeral(optional!, childAction) { optional = nil }
           return effect
         } ?? .none
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    var after = toChildState.get(state).flatMap { $0 }.map { NavigationID(location: location, state: $0) }
+    var after = presence(state)
     if case .dismiss = presentationAction {
       if before == nil { RuntimeWarning.report("ifLet received a dismiss while its state is nil; ignored.") }
       // The child it was sent for: not one the parent has just put in its place.
@@ -114,8 +114,18 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
       }
     }
     var effect = childEffect.merging(parentEffect)
-    if let before, before != after { effect = effect.merging(.cancelScope(of: before)) }
+    if let before, before != after { effect = effect.merging(.cancelScope(of: navigation(before))) }
     return effect
+  }
+
+  /// Which child `state` presents, if any (its type, case and id).
+  func presence(_ state: Parent.State) -> NavigationID.Presence? {
+    toChildState.get(state).flatMap { $0 }.map(NavigationID.Presence.init(of:))
+  }
+
+  /// The presented child `presence` describes, where it is presented.
+  func navigation(_ presence: NavigationID.Presence) -> NavigationID {
+    NavigationID(location: toChildState.location, presence: presence)
   }
 
   /// The child's effect as the parent runs it: its actions presented, its dismissals the

@@ -51,11 +51,12 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let before = caseID(state)
+    let before = presence(state)
+    let caseTag = EnumTag.tag(of: state)
     var childEffect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(from: action) {
-      if let id = before, let effect = toChildState.modify(&state, { child.reduce(into: &$0, action: childAction) }) {
-        childEffect = effect.scoped(to: id, toChildAction.embed)
+      if let before, let effect = toChildState.modify(&state, { child.reduce(into: &$0, action: childAction) }) {
+        if !effect.isNone { childEffect = effect.scoped(to: navigation(before, caseTag), toChildAction.embed) }
       } else {
         RuntimeWarning.report(
           "ifCaseLet received \(childAction) while its state is in \(EnumPayload.caseName(of: state) ?? "another case"), "
@@ -64,15 +65,17 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     let parentEffect = parent.reduce(into: &state, action: action)
     let effect = childEffect.merging(parentEffect)
-    guard let before, before != caseID(state) else { return effect }
-    return effect.merging(.cancelScope(of: before))
+    guard let before, before != presence(state) else { return effect }
+    return effect.merging(.cancelScope(of: navigation(before, caseTag)))
   }
 
-  /// The case's state as a presentation (`NavigationID`): which case of which enum, and which
-  /// value in it (its id, if it has one).
-  func caseID(_ state: Parent.State) -> NavigationID? {
-    guard let childState = toChildState.extract(from: state) else { return nil }
-    let location: [AnyHashable] = [ObjectIdentifier(Parent.State.self), EnumTag.tag(of: state)]
-    return NavigationID(location: location, state: childState)
+  /// The case's state, if `state` is in the case: which value it is (its type, case and id).
+  func presence(_ state: Parent.State) -> NavigationID.Presence? {
+    toChildState.extract(from: state).map(NavigationID.Presence.init(of:))
+  }
+
+  /// The case's state as a presentation: which case (`caseTag`) of which enum, and which value.
+  func navigation(_ presence: NavigationID.Presence, _ caseTag: UInt32) -> NavigationID {
+    NavigationID(location: [ObjectIdentifier(Parent.State.self), caseTag] as [AnyHashable], presence: presence)
   }
 }

@@ -13,13 +13,29 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
   let tag: UInt32?
   let id: AnyHashable?
 
-  /// The presentation of `state` at `location`.
-  init<State>(location: AnyHashable, state: State) {
+  /// The child `presence` describes, at `location`.
+  init(location: AnyHashable, presence: Presence) {
     self.location = location
-    type = ObjectIdentifier(State.self)
-    let tag = EnumTag.isEnum(State.self) ? EnumTag.tag(of: state) : nil
-    self.tag = tag
-    id = Self.identifier(of: state, tag: tag)
+    type = presence.type
+    tag = presence.tag
+    id = presence.id
+  }
+
+  /// Which child a state is, without where it lives: what a reducer compares before and after an
+  /// action (its place is the same both times), building the whole id only for an effect to scope
+  /// or a cancellation.
+  @usableFromInline
+  struct Presence: Equatable, @unchecked Sendable {  // immutable; AnyHashable is not Sendable
+    let type: ObjectIdentifier
+    let tag: UInt32?
+    let id: AnyHashable?
+
+    init<State>(of state: State) {
+      type = ObjectIdentifier(State.self)
+      let tag = EnumTag.isEnum(State.self) ? EnumTag.tag(of: state) : nil
+      self.tag = tag
+      id = NavigationID.identifier(of: state, tag: tag)
+    }
   }
 
   /// An element of a collection (a stack, an identified array): where the collection is and the
@@ -31,7 +47,7 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
     id = element
   }
 
-  private static func identifier<State>(of state: State, tag: UInt32?) -> AnyHashable? {
+  fileprivate static func identifier<State>(of state: State, tag: UInt32?) -> AnyHashable? {
     func id<Value: Identifiable>(_ value: Value) -> AnyHashable { AnyHashable(value.id) }
     if let identifiable = state as? any Identifiable { return id(identifiable) }
     guard let tag, let info = EnumPayload.caseInfo(State.self, tag: tag), info.isPayloadCase, info.isReadable,
