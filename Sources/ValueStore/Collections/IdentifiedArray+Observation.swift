@@ -173,7 +173,7 @@ extension IdentifiedArray {
   /// one), and says whether there is anything to record.
   @inlinable
   mutating func _prepareStructureWrite() -> Bool {
-    if _fastPath(isKnownUniquelyReferenced(&_extent)) { return !_extent.isQuiet }
+    if _fastPath(isKnownUniquelyReferenced(&_extent)) { return _extent.willWrite() }
     _extent = Extent.fork(of: _extent)
     return true
   }

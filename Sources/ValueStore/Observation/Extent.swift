@@ -75,9 +75,19 @@ final class Extent: @unchecked Sendable {
   var isQuiet: Bool {
     let flags = flags.load(ordering: .relaxed)
     if _fastPath(flags == 0) { return true }
-    guard flags == Extent.isBound else { return false }
+    guard flags & ~Extent.hasSameAs == Extent.isBound else { return false }
     return location.withObject { !$0.isObserved.load(ordering: .relaxed) } == true
       && openTrackingScopes.load(ordering: .relaxed) == 0
+  }
+
+  /// Before a write of this value: it ends `sameAs`; whether the write needs bookkeeping (see
+  /// `isQuiet`).
+  @inlinable
+  func willWrite() -> Bool {
+    let flags = flags.load(ordering: .relaxed)
+    if _fastPath(flags == 0) { return false }
+    if _slowPath(flags & Extent.hasSameAs != 0) { forgetSameAs() }
+    return !isQuiet
   }
 
   /// Before a write through a slot of this value (it ends `sameAs`): its bound location, if read below.
@@ -172,13 +182,17 @@ extension Extent {
     if let box, ThreadContext.current.holderDepth == 0 { AppleObservation.didChange(box, change) }
   }
 
-  /// This value is about to be written (or below it): it is no longer `sameAs`'s value.
-  @usableFromInline @inline(never)
+  /// This value is about to be written (or below it): it is no longer `sameAs`'s value. Only the
+  /// flag, without the lock (the value's owner writes it): the reference goes with the next
+  /// `setSameAs` or with this extent.
+  @inlinable
   func forgetSameAs() {
-    withRegistry { garbage in
-      flags.bitwiseAnd(~Extent.hasSameAs, ordering: .relaxed)
-      if let sameAs = sameAs.take() { garbage.append(sameAs) }
-    }
+    flags.bitwiseAnd(~Extent.hasSameAs, ordering: .relaxed)
+  }
+
+  /// `sameAs` while it holds (the flag is set). Requires the registry lock.
+  var validSameAs: Extent? {
+    flags.load(ordering: .relaxed) & Extent.hasSameAs != 0 ? sameAs : nil
   }
 
   /// Records that this value is `history`'s (see `sameAs`). Requires the registry lock.
@@ -196,7 +210,7 @@ extension Extent {
       if let origin = node.origin {
         guard node.changes.isEmpty else { return node }
         node = origin
-      } else if let sameAs = node.sameAs {
+      } else if let sameAs = node.validSameAs {
         node = sameAs
       } else {
         return node
@@ -213,7 +227,7 @@ extension Extent {
       if let origin = node.origin {
         written.formUnion(node.changes)
         node = origin
-      } else if let sameAs = node.sameAs {
+      } else if let sameAs = node.validSameAs {
         node = sameAs
       } else {
         return nil

@@ -23,7 +23,7 @@
 //     empty; transaction and holder depths never go below zero.
 // I7  Lineage. `origin != nil` ⇔ `isFork`; no origin ⇒ no changes; changes are deduplicated
 //     (`Change.isSame`); an extent ever bound has no lineage; an origin is older (smaller serial),
-//     of the same lineage and value id; no cycle; `sameAs` ⇔ `hasSameAs`, naming a value no other's.
+//     of the same lineage and value id; no cycle; `hasSameAs` ⇒ `sameAs`, naming a value no other's.
 // I8  Tree mirrors. A location's and its link's `hasChildren` say whether it has children; a
 //     location appears once in its holder's tree.
 
@@ -236,8 +236,10 @@ extension Extent {
     }
     _invariant(location.isSet == (flags & Extent.isBound != 0), "I2c", "#\(serial): location set \(location.isSet), isBound flag \(!location.isSet ? "set" : "clear")")
     if location.isSet { _invariant(origin == nil, "I7", "#\(serial) was bound but carries a lineage") }
-    _invariant((sameAs != nil) == (flags & Extent.hasSameAs != 0), "I7", "#\(serial): sameAs \(sameAs != nil), hasSameAs flag \(flags & Extent.hasSameAs != 0)")
-    if let sameAs { _invariant(sameAs.sameAs == nil && sameAs !== self, "I7", "#\(serial) is the same as #\(sameAs.serial), which is the same as another") }
+    if flags & Extent.hasSameAs != 0 { _invariant(sameAs != nil, "I7", "#\(serial): hasSameAs flag without sameAs") }
+    if let sameAs = validSameAs {
+      _invariant(sameAs.validSameAs == nil && sameAs !== self, "I7", "#\(serial) is the same as #\(sameAs.serial), which is the same as another")
+    }
     if let origin {
       _invariant(origin.serial < serial, "I7", "#\(serial)'s origin #\(origin.serial) is younger")
       _invariant(

@@ -70,7 +70,7 @@ extension Observed {
   /// Makes the extent this value's own (forking a shared one); true if the write needs bookkeeping.
   @inlinable
   mutating func prepareToWrite() -> Bool {
-    if _fastPath(isKnownUniquelyReferenced(&_extent)) { return !_extent.isQuiet }
+    if _fastPath(isKnownUniquelyReferenced(&_extent)) { return _extent.willWrite() }
     _extent = Extent.fork(of: _extent)
     return true
   }
