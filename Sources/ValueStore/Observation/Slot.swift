@@ -133,11 +133,13 @@ struct Slot {
     var placed: Extent?
     let adopted = withRegistry { garbage -> [Delivery]? in
       // A descendant of the slot's value (see `adoption`).
-      placed = after.extent?.history()
       guard let extent = after.extent, after.tag == before.tag,
         let (ancestor, written) = Slot.adoption(
           of: extent, before: before, original: original, exclusive: exclusive || owner == nil, holds: location != nil)
-      else { return nil }
+      else {
+        placed = after.extent?.history()
+        return nil
+      }
       if let location {
         let history = extent.history()
         if extent.bind(to: location, &garbage) {
