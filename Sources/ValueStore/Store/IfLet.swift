@@ -98,13 +98,13 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   /// Which child `state` holds, if any (its type, case and id).
-  @usableFromInline
+  @inlinable
   func presence(_ state: Parent.State) -> NavigationID.Presence? {
     toChildState.get(state).flatMap { $0 }.map(NavigationID.Presence.init(of:))
   }
 
   /// The child `presence` describes as a child whose effects are its own: where it is, and which
-  /// it is.
+  /// it is. Not inlined: only an effect or a cancellation needs it.
   @usableFromInline
   func navigation(_ presence: NavigationID.Presence) -> NavigationID {
     NavigationID(location: toChildState.location, presence: presence)

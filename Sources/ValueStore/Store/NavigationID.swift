@@ -14,6 +14,7 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
   let id: AnyHashable?
 
   /// The child `presence` describes, at `location`.
+  @usableFromInline
   init(location: AnyHashable, presence: Presence) {
     self.location = location
     type = presence.type
@@ -26,10 +27,12 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
   /// or a cancellation.
   @usableFromInline
   struct Presence: Equatable, @unchecked Sendable {  // immutable; AnyHashable is not Sendable
-    let type: ObjectIdentifier
-    let tag: UInt32?
-    let id: AnyHashable?
+    @usableFromInline let type: ObjectIdentifier
+    @usableFromInline let tag: UInt32?
+    @usableFromInline let id: AnyHashable?
 
+    /// Inlinable: specialized where the reducer is, a child's type and case are read directly.
+    @inlinable
     init<State>(of state: State) {
       type = ObjectIdentifier(State.self)
       let tag = EnumTag.isEnum(State.self) ? EnumTag.tag(of: state) : nil
@@ -47,7 +50,8 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
     id = element
   }
 
-  fileprivate static func identifier<State>(of state: State, tag: UInt32?) -> AnyHashable? {
+  @usableFromInline
+  static func identifier<State>(of state: State, tag: UInt32?) -> AnyHashable? {
     func id<Value: Identifiable>(_ value: Value) -> AnyHashable { AnyHashable(value.id) }
     if let identifiable = state as? any Identifiable { return id(identifiable) }
     guard let tag, let info = EnumPayload.caseInfo(State.self, tag: tag), info.isPayloadCase, info.isReadable,
