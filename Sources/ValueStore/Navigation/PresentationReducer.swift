@@ -86,6 +86,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
     self.toPresentationAction = toPresentationAction
   }
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let before = presence(state)
     let presentationAction = toPresentationAction.extract(from: action)
@@ -119,11 +120,13 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
   }
 
   /// Which child `state` presents, if any (its type, case and id).
+  @inlinable
   func presence(_ state: Parent.State) -> NavigationID.Presence? {
     toChildState.get(state).flatMap { $0 }.map(NavigationID.Presence.init(of:))
   }
 
   /// The presented child `presence` describes, where it is presented.
+  @usableFromInline
   func navigation(_ presence: NavigationID.Presence) -> NavigationID {
     NavigationID(location: toChildState.location, presence: presence)
   }
@@ -131,6 +134,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
   /// The child's effect as the parent runs it: its actions presented, its dismissals the
   /// parent's `.dismiss`, its cancellation ids its own, and all of it cancellable with the
   /// presentation.
+  @usableFromInline
   func present(_ effect: Effect<Child.Action>, id: NavigationID) -> Effect<Parent.Action> {
     let embed = toPresentationAction.embed
     return effect.scoped(to: id, { embed(.presented($0)) }, dismiss: { embed(.dismiss) })
@@ -140,6 +144,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
 /// Whether `action` dismisses `state`: an alert or a dialog (or an enum in a case of one) is
 /// dismissed by any of its own actions — not by an action meant for another case, which leaves it
 /// presented (and is reported by the case's `Scope`), as in TCA.
+@usableFromInline
 func dismissesEphemeral<State, Action>(_ state: State, _ action: Action) -> Bool {
   if State.self is any _EphemeralState.Type { return true }
   guard EnumTag.isEnum(State.self), let info = EnumPayload.caseInfo(State.self, tag: EnumTag.tag(of: state)),

@@ -50,6 +50,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.toChildAction = toChildAction
   }
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let before = presence(state)
     let caseTag = EnumTag.tag(of: state)
@@ -70,11 +71,13 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   /// The case's state, if `state` is in the case: which value it is (its type, case and id).
+  @inlinable
   func presence(_ state: Parent.State) -> NavigationID.Presence? {
     toChildState.extract(from: state).map(NavigationID.Presence.init(of:))
   }
 
   /// The case's state as a presentation: which case (`caseTag`) of which enum, and which value.
+  @usableFromInline
   func navigation(_ presence: NavigationID.Presence, _ caseTag: UInt32) -> NavigationID {
     NavigationID(location: [ObjectIdentifier(Parent.State.self), caseTag] as [AnyHashable], presence: presence)
   }
