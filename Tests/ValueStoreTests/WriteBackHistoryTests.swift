@@ -135,3 +135,22 @@ extension WriteBackHistoryTests {
     #expect(title.count == 0)
   }
 }
+
+extension WriteBackHistoryTests {
+  /// A root that is still a copy's value is not held through a mutation (that would fork it, and
+  /// the fork's children would be compared with locations bound to other values): removing an
+  /// absent row tells nobody. (Randomized, base seed 0x3751, seed 0xbe9629dd88e41d5f.)
+  @Test func aMutationOfARootThatIsStillACopysValueForksNothing() {
+    let root = ObservedRoot(RelState())
+    let contains = tracking { root.rows.contains(id: 1) }
+    let copy = root.currentValue
+    root.mutate {
+      $0.rows[id: 1]?.count += 2
+      $0 = copy
+    }
+    root.mutate { _ in }
+    root.mutate { $0.rows.remove(id: 4) }
+    #expect(contains.count == 0)
+    withExtendedLifetime(copy) {}
+  }
+}

@@ -23,20 +23,26 @@ struct Slot {
   @usableFromInline let original: Extent?
 
   /// `unbound`'s extent if binding forked it into `before` (`origin`, taken from the fork as binding
-  /// cut its lineage); else `sameAsHolder(before)`.
+  /// cut its lineage); else `sameAsTarget(before)`.
   @inlinable
   static func original(_ unbound: ObservationIdentity, boundAs before: ObservationIdentity, origin: Extent?) -> Extent? {
-    guard unbound != before, let origin, origin.serial == unbound.serial else { return sameAsHolder(before) }
+    guard unbound != before, let origin, origin.serial == unbound.serial else { return sameAsTarget(before) }
     return origin
   }
 
-  /// The extent `identity` names, if its value is still another's (`Extent.sameAs`).
+  /// The value the value `identity` names (alive) still is (`Extent.sameAs`), if any. Not that
+  /// value's own extent: held through the write, it would make the write fork it.
   @inlinable
-  static func sameAsHolder(_ identity: ObservationIdentity) -> Extent? {
+  static func sameAsTarget(_ identity: ObservationIdentity) -> Extent? {
     guard let extent = identity.unmanagedExtent,
       _slowPath(extent._withUnsafeGuaranteedRef { $0.flags.load(ordering: .relaxed) & Extent.hasSameAs != 0 })
     else { return nil }
-    return extent.takeUnretainedValue()
+    return sameAsTargetSlowly(extent.takeUnretainedValue())
+  }
+
+  @usableFromInline @inline(never)
+  static func sameAsTargetSlowly(_ extent: Extent) -> Extent? {
+    withRegistry { _ in extent.validSameAs.map { $0.history() } }
   }
 
   /// The slot of `value` at `step` below `parent` (nil if unobserved), before a write in place.
@@ -50,7 +56,7 @@ struct Slot {
       original = Slot.original(unbound, boundAs: before, origin: bound.origin?.takeRetainedValue())
     } else {
       before = unbound
-      original = Slot.sameAsHolder(unbound)
+      original = Slot.sameAsTarget(unbound)
     }
   }
 
@@ -124,7 +130,9 @@ struct Slot {
   func reconcileChange(
     _ after: ObservationIdentity, owner: Extent?, at step: LocationStep, below: (LocationStep) -> Below?, exclusive: Bool
   ) -> Reconciled {
-    if let original, after.serial == original.serial, after.tag == before.tag, let location, let extent = after.extent {
+    if let original, after.serial == original.serial, after.tag == before.tag, let location, let extent = after.extent,
+      original.location.holds(location.link)
+    {
       // Its value before the slot forked it, back (writes meanwhile were heard): bound again.
       _ = withRegistry { extent.bind(to: location, &$0) }
       return .kept
