@@ -88,7 +88,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let before = presence(state)
+    let before = toChildState.presence(in: state)
     let presentationAction = toPresentationAction.extract(from: action)
     var childEffect = Effect<Parent.Action>.none
     if case let .presented(childAction) = presentationAction {
@@ -99,13 +99,13 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
             return .none
           }
           let childEffect = child.reduce(into: &optional!, action: childAction)
-          let effect = childEffect.isNone ? .none : present(childEffect, id: navigation(before))
+          let effect = childEffect.isNone ? .none : present(childEffect, id: toChildState.navigation(before))
           if dismissesEphemeral(optional!, childAction) { optional = nil }
           return effect
         } ?? .none
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    var after = presence(state)
+    var after = toChildState.presence(in: state)
     if case .dismiss = presentationAction {
       if before == nil { RuntimeWarning.report("ifLet received a dismiss while its state is nil; ignored.") }
       // The child it was sent for: not one the parent has just put in its place.
@@ -115,20 +115,8 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer whe
       }
     }
     var effect = childEffect.merging(parentEffect)
-    if let before, before != after { effect = effect.merging(.cancelScope(of: navigation(before))) }
+    if let before, before != after { effect = effect.merging(.cancelScope(of: toChildState.navigation(before))) }
     return effect
-  }
-
-  /// Which child `state` presents, if any (its type, case and id).
-  @inlinable
-  func presence(_ state: Parent.State) -> NavigationID.Presence? {
-    toChildState.get(state).flatMap { $0 }.map(NavigationID.Presence.init(of:))
-  }
-
-  /// The presented child `presence` describes, where it is presented.
-  @usableFromInline
-  func navigation(_ presence: NavigationID.Presence) -> NavigationID {
-    NavigationID(location: toChildState.location, presence: presence)
   }
 
   /// The child's effect as the parent runs it: its actions presented, its dismissals the

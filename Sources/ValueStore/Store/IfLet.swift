@@ -79,7 +79,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let before = presence(state)
+    let before = toChildState.presence(in: state)
     var effect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(from: action) {
       effect =
@@ -89,24 +89,12 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
             return .none
           }
           let effect = child.reduce(into: &optional!, action: childAction)
-          return effect.isNone ? .none : effect.scoped(to: navigation(before), toChildAction.embed)
+          return effect.isNone ? .none : effect.scoped(to: toChildState.navigation(before), toChildAction.embed)
         } ?? .none
     }
     effect = effect.merging(parent.reduce(into: &state, action: action))
-    guard let before, before != presence(state) else { return effect }
-    return effect.merging(.cancelScope(of: navigation(before)))
+    guard let before, before != toChildState.presence(in: state) else { return effect }
+    return effect.merging(.cancelScope(of: toChildState.navigation(before)))
   }
 
-  /// Which child `state` holds, if any (its type, case and id).
-  @inlinable
-  func presence(_ state: Parent.State) -> NavigationID.Presence? {
-    toChildState.get(state).flatMap { $0 }.map(NavigationID.Presence.init(of:))
-  }
-
-  /// The child `presence` describes as a child whose effects are its own: where it is, and which
-  /// it is. Not inlined: only an effect or a cancellation needs it.
-  @usableFromInline
-  func navigation(_ presence: NavigationID.Presence) -> NavigationID {
-    NavigationID(location: toChildState.location, presence: presence)
-  }
 }

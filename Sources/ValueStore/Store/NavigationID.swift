@@ -90,3 +90,18 @@ extension Effect {
   /// Marks this effect with `id` (an ``EffectID`` already made).
   func cancellable(scope id: EffectID) -> Self { isNone ? self : Self(.cancellable(id, cancelInFlight: false, self)) }
 }
+
+extension StatePath {
+  /// Which child the optional child at this path in `root` is, if any (its type, case and id).
+  @inlinable
+  func presence<Child>(in root: Root) -> NavigationID.Presence? where Value == Child? {
+    get(root).flatMap { $0 }.map(NavigationID.Presence.init(of:))
+  }
+
+  /// The child `presence` describes, at this path: a child whose effects are its own. Not
+  /// inlined: only an effect or a cancellation needs it.
+  @usableFromInline
+  func navigation(_ presence: NavigationID.Presence) -> NavigationID {
+    NavigationID(location: location, presence: presence)
+  }
+}
