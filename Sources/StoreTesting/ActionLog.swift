@@ -1,4 +1,4 @@
-import ValueStore
+@_spi(Testing) import ValueStore
 
 /// What the test store's inner store did: the state after the last sent action, and the actions
 /// received from effects that the test has not asserted yet.
@@ -8,6 +8,8 @@ final class ActionLog<State: Sendable, Action: Sendable> {
   struct Received {
     let action: Action
     let state: State
+    /// The shared values the feature changed, right after it.
+    let shared: SharedSnapshot
   }
 
   /// The store running the test reducer; weak, as the store owns the reducer, which owns the log.
@@ -15,12 +17,17 @@ final class ActionLog<State: Sendable, Action: Sendable> {
   let effects: EffectTracker
   /// The state right after the last action the test sent, before the actions it sent back.
   var stateAfterSend: State
+  /// The shared values the feature changed, right after the last action the test sent.
+  var sharedAfterSend = SharedSnapshot()
+  /// Where the feature reports its changes of shared values.
+  let sharedChanges: SharedChangeTracker
   /// Received actions, oldest first, that the test has not asserted or skipped.
   var received: [Received] = []
 
-  init(initialState: State, effects: EffectTracker) {
+  init(initialState: State, effects: EffectTracker, sharedChanges: SharedChangeTracker) {
     self.stateAfterSend = initialState
     self.effects = effects
+    self.sharedChanges = sharedChanges
   }
 
   /// Sends an action that an effect sent back once more, as a received action.
@@ -41,7 +48,7 @@ final class ActionLog<State: Sendable, Action: Sendable> {
   }
 
   func receive(_ action: Action, state: State) {
-    received.append(Received(action: action, state: state))
+    received.append(Received(action: action, state: state, shared: sharedChanges.snapshot()))
     effects.signal()
   }
 }

@@ -16,12 +16,21 @@ import ValueStore
 func differenceMessage<T>(
   _ headline: String, _ first: T, _ second: T, firstName: String, secondName: String
 ) -> String {
+  differenceMessage(
+    headline, dumps: String(customDumping: first), String(customDumping: second),
+    firstName: firstName, secondName: secondName)
+}
+
+/// The message for two values' dumps.
+func differenceMessage(
+  _ headline: String, dumps first: String, _ second: String, firstName: String, secondName: String
+) -> String {
   let format = DiffFormat.proportional
-  guard let difference = diff(first, second, format: format) else {
+  guard let difference = diff(dumps: first, second, format: format) else {
     return """
       \(headline)
 
-      \(indented(String(customDumping: first)))
+      \(indented(first))
 
       (\(firstName) and \(secondName) are not equal, but they dump identically.)
       """

@@ -1,4 +1,4 @@
-import ValueStore
+@_spi(Testing) import ValueStore
 
 /// What a test store's inner store processes: each of the feature's actions, tagged with where it
 /// came from.
@@ -42,6 +42,7 @@ struct TestReducer<State: Sendable, Action: Sendable>: @MainActor Reducer {
     case let .sent(action, origin):
       let effect = base.reduce(into: &state, action: action)
       log.stateAfterSend = state
+      log.sharedAfterSend = log.sharedChanges.snapshot()
       return effect.map { .sentBack($0, origin) }
     case let .received(action, origin):
       let effect = base.reduce(into: &state, action: action)

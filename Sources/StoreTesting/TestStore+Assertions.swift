@@ -1,4 +1,4 @@
-import ValueStore
+@_spi(Testing) import ValueStore
 
 extension TestStore {
   /// Checks the store's state now — including what received actions not asserted yet changed —
@@ -21,7 +21,7 @@ extension TestStore {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let actual = store.currentState
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
-      checkStateChange(from: state, to: actual, update, at: site, expectsChange: false)
+      checkStateChange(from: state, to: actual, shared: sharedChanges.snapshot(), update, at: site, expectsChange: false)
     }
     state = actual
   }
@@ -34,32 +34,45 @@ extension TestStore {
   func checkStateChange(
     from before: State,
     to actual: State,
+    shared snapshot: SharedSnapshot,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at site: CallSite,
     expectsChange: Bool = true
   ) {
     let dependencies = self.dependencies
-    func applied(to state: State) throws -> State {
+    let shared = sharedChanges
+    defer { shared.settle(at: snapshot) }
+    // Shared values read and locked in the closure are the expected ones, never the values themselves.
+    func applied(to state: State, fromAsserted: Bool, scratch: Bool = false) throws -> State {
       var state = state
-      try DependencyValues.$current.withValue(dependencies) { try updateStateToExpectedResult?(&state) }
+      try DependencyValues.$current.withValue(dependencies) {
+        if scratch {
+          try shared.assertingScratch(at: snapshot) { try updateStateToExpectedResult?(&state) }
+        } else {
+          try shared.asserting(at: snapshot, fromAsserted: fromAsserted) { try updateStateToExpectedResult?(&state) }
+        }
+      }
       return state
     }
+    let exhaustive = exhaustivity == .on
     let expected: State
     do {
-      expected = try applied(to: exhaustivity == .on ? before : actual)
+      expected = try applied(to: exhaustive ? before : actual, fromAsserted: exhaustive)
     } catch {
       return site.reportFailure("Threw error: \(error)")
     }
-    guard expected == actual else {
-      return site.reportFailure(stateChangeMessage(expected, actual, hasClosure: updateStateToExpectedResult != nil))
+    guard expected == actual, !shared.hasMismatch(at: snapshot, exhaustive: exhaustive) else {
+      return site.reportFailure(
+        stateChangeMessage(expected, actual, snapshot, fromAsserted: exhaustive, hasClosure: updateStateToExpectedResult != nil))
     }
     if exhaustivity == .off(showSkippedAssertions: true),
-      let exhaustive = SkippedAssertion.expectingIssues({ try applied(to: before) }), exhaustive != actual
+      let exhaustive = SkippedAssertion.expectingIssues({ try applied(to: before, fromAsserted: true, scratch: true) }),
+      exhaustive != actual
     {
       return SkippedAssertion.report(
-        stateChangeMessage(exhaustive, actual, hasClosure: updateStateToExpectedResult != nil), site)
+        stateChangeMessage(exhaustive, actual, snapshot, fromAsserted: true, hasClosure: updateStateToExpectedResult != nil), site)
     }
-    if expectsChange, updateStateToExpectedResult != nil, actual == before {
+    if expectsChange, updateStateToExpectedResult != nil, actual == before, !shared.hasChanges(at: snapshot) {
       reportUnlessExhaustivityOff(at: site) {
         "Expected state to change, but no change occurred. The trailing closure made no observable "
           + "modifications to state. If no change to state is expected, omit the trailing closure."
@@ -78,10 +91,15 @@ extension TestStore {
   }
 
   /// The failure for a state that is not the expected one: with a closure, it stated the change
-  /// wrongly; without, the state was expected not to change.
-  private func stateChangeMessage(_ expected: State, _ actual: State, hasClosure: Bool) -> String {
-    differenceMessage(
+  /// wrongly; without, the state was expected not to change. Shared values in `expected` dump as
+  /// the assertion left them.
+  private func stateChangeMessage(
+    _ expected: State, _ actual: State, _ snapshot: SharedSnapshot, fromAsserted: Bool, hasClosure: Bool
+  ) -> String {
+    let expectedDump = sharedChanges.asserting(at: snapshot, fromAsserted: fromAsserted) { String(customDumping: expected) }
+    let actualDump = sharedChanges.actual(at: snapshot) { String(customDumping: actual) }
+    return differenceMessage(
       hasClosure ? "State change does not match expectation:" : "State was expected not to change, but it did:",
-      expected, actual, firstName: "Expected", secondName: "Actual")
+      dumps: expectedDump, actualDump, firstName: "Expected", secondName: "Actual")
   }
 }

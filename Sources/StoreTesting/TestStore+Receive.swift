@@ -151,7 +151,8 @@ extension TestStore {
     log.received.removeFirst(index)
     let received = log.received.removeFirst()
     if isMatching(received.action) {
-      checkStateChange(from: state, to: received.state, updateStateToExpectedResult, at: site)
+      checkStateChange(
+        from: state, to: received.state, shared: received.shared, updateStateToExpectedResult, at: site)
     } else {
       site.reportFailure(mismatch(received.action))
     }

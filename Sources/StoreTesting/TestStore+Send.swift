@@ -59,7 +59,8 @@ extension TestStore {
     let origin = SendOrigin(action: action, site: site)
     let task = store.send(.sent(action, origin))
     effects.track(task, from: origin)
-    checkStateChange(from: state, to: log.stateAfterSend, updateStateToExpectedResult, at: site)
+    checkStateChange(
+      from: state, to: log.stateAfterSend, shared: log.sharedAfterSend, updateStateToExpectedResult, at: site)
     state = log.stateAfterSend
     await effects.settle()
     return TestStoreTask(task: task, effects: effects, timeout: timeout)

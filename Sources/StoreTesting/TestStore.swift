@@ -132,6 +132,8 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
 
   let store: Store<State, TestAction<Action>>
   let log: ActionLog<State, Action>
+  /// The shared values the feature changed since the last step, asserted with the state.
+  let sharedChanges = SharedChangeTracker()
   /// The test's last `send` or `receive` (at first, where the test store was created): failures
   /// found at the end of the test are about what happened after it.
   var lastStepSite: CallSite
@@ -212,11 +214,12 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
     values.context = .test
     values.onUnimplemented = { message in site.reportFailure(message) }
     values.onRuntimeWarning = { message in site.reportFailure(message) }
+    values.sharedChangeTracker = sharedChanges
     values.override(prepareDependencies)
     // Made with the test's dependencies, as TCA's are: a `uuid()` in an initializer gets the
     // generator the feature gets, and the reducer's `@Dependency` properties keep them.
     let (initialState, reducer) = DependencyValues.$current.withValue(values) { (initialState(), reducer()) }
-    let log = ActionLog<State, Action>(initialState: initialState, effects: EffectTracker())
+    let log = ActionLog<State, Action>(initialState: initialState, effects: EffectTracker(), sharedChanges: sharedChanges)
     store = Store(initialState: initialState, reducer: TestReducer(base: reducer, log: log)) { [values] in $0 = values }
     store.effectExecutor = MainQueueExecutor.shared
     store.effectErrorHandler = { error in

@@ -63,8 +63,11 @@ public struct DiffFormat: Sendable {
 ///   - format: The line markers.
 /// - Returns: The diff, or `nil` when both values dump to the same text.
 public func diff<T>(_ old: T, _ new: T, format: DiffFormat = .default) -> String? {
-  let oldDump = String(customDumping: old)
-  let newDump = String(customDumping: new)
+  diff(dumps: String(customDumping: old), String(customDumping: new), format: format)
+}
+
+/// The diff of two dumps (``Swift/String/init(customDumping:)``), or `nil` when they are the same.
+public func diff(dumps oldDump: String, _ newDump: String, format: DiffFormat = .default) -> String? {
   guard oldDump != newDump else { return nil }
   let oldLines = splitLines(oldDump)
   let newLines = splitLines(newDump)

@@ -65,11 +65,14 @@ struct ValueDumper {
   }
 
   private mutating func renderStruct(_ value: Any, _ mirror: Mirror, indent: Int) -> String {
+    if let shared = value as? any SharedDumpable { return render(shared.dumpedValue, indent: indent) }
     var children = mirror.children
-    // Observable structs keep all their fields in one `_$fields` storage property whose mirror hides
+    // Observable structs keep their fields in one `_$fields` storage property whose mirror hides
     // the observation bookkeeping; printing through it makes them read like the struct they model.
-    if children.count == 1, let storage = children.first, storage.label == "_$fields" {
-      children = Mirror(reflecting: storage.value).children
+    // Shared values declared beside it print under their own names (`_count` is `count`).
+    if let storage = children.first, storage.label == "_$fields" {
+      let fields = Mirror(reflecting: storage.value).children
+      children = children.count == 1 ? fields : Mirror.Children(Array(fields) + children.dropFirst().map(Self.unwrapped))
     }
     if children.isEmpty {
       if let description = Self.ownDescription(of: value, indent: indent) { return description }
@@ -162,6 +165,12 @@ struct ValueDumper {
     let name = Self.uncachedTypeName(type)
     typeNames[ObjectIdentifier(type)] = name
     return name
+  }
+
+  /// A property wrapper's storage (`_count`) under the property's name, for a shared value.
+  private static func unwrapped(_ child: Mirror.Child) -> Mirror.Child {
+    guard child.value is any SharedDumpable, let label = child.label, label.hasPrefix("_") else { return child }
+    return (String(label.dropFirst()), child.value)
   }
 
   /// Renders children as `label: value`; tuple positions (`.0`) and unlabeled children print bare.

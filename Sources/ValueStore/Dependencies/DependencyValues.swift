@@ -32,6 +32,9 @@ public struct DependencyValues: Sendable {
   /// leaves it there. `TestStore` makes it a test failure, as TCA does.
   public var onRuntimeWarning: (@Sendable (String) -> Void)?
 
+  /// Where the shared values a feature changes are reported: its `TestStore`'s (see ``Shared``).
+  @_spi(Testing) public var sharedChangeTracker: SharedChangeTracker?
+
   /// Values overriding nothing, in the process's context, with a cache of their own: every
   /// default value is made anew for them.
   ///
@@ -146,6 +149,7 @@ public struct DependencyValues: Sendable {
     merged.explicitContext = other.explicitContext ?? explicitContext
     merged.unimplementedHandler = other.unimplementedHandler ?? unimplementedHandler
     merged.onRuntimeWarning = other.onRuntimeWarning ?? onRuntimeWarning
+    merged.sharedChangeTracker = other.sharedChangeTracker ?? sharedChangeTracker
     return merged
   }
 
@@ -156,6 +160,7 @@ public struct DependencyValues: Sendable {
   /// Whether these are the values in force when nothing was set: running with them changes nothing.
   var isDefault: Bool {
     overrides.isEmpty && explicitContext == nil && unimplementedHandler == nil && onRuntimeWarning == nil
+      && sharedChangeTracker == nil
       && cache === DependencyCache.shared
   }
 }

@@ -1,0 +1,71 @@
+/// Where a ``Shared`` value is kept: a key names the value (``id``), loads it and saves it.
+///
+/// The library's keys are ``InMemoryKey`` (`.inMemory`), ``FileStorageKey`` (`.fileStorage`) and
+/// ``AppStorageKey`` (`.appStorage`); a key of your own conforms to this protocol:
+///
+/// ```swift
+/// struct KeychainKey: SharedKey {
+///   let account: String
+///   var id: String { account }
+///   func load() -> String? { Keychain.read(account) }
+///   func save(_ value: String) { Keychain.write(value, account) }
+/// }
+/// extension SharedKey where Self == KeychainKey {
+///   static func keychain(_ account: String) -> Self { KeychainKey(account: account) }
+/// }
+///
+/// @Shared(.keychain("token")) var token = ""
+/// ```
+public protocol SharedKey<Value>: Sendable {
+  /// The value kept.
+  associatedtype Value: Sendable
+  /// What names the value: two keys of one type with equal ids refer to one value.
+  associatedtype ID: Hashable & Sendable
+  var id: ID { get }
+  /// The value kept under this key, or nil if there is none yet (the declaration's default is used).
+  /// Called once, when the first `Shared` of the key is made.
+  func load() -> Value?
+  /// Keeps `value`, after each change, outside every lock.
+  func save(_ value: Value)
+}
+
+/// The shared values made in one dependency context (the app's, or one test's), by key: the
+/// references `Shared`s of equal keys share. Kept for the context's lifetime, as an in-memory
+/// value must be (a persisted one is few and small: a setting, a file's list).
+final class SharedReferences: Sendable {
+  private let references = LockIsolated<[KeyID: any AnySharedReference]>([:])
+
+  private struct KeyID: Hashable, @unchecked Sendable {  // `id` is a key's `ID`: Sendable
+    let type: ObjectIdentifier
+    let id: AnyHashable
+  }
+
+  /// The references of the dependency context in force.
+  static var current: SharedReferences { DependencyValues.current[SharedReferencesKey.self] }
+
+  /// The reference `key` names, made with the value it loads (or `makeDefault()`) if there is none.
+  /// Loading and the default run outside the lock; a reference another thread made meanwhile wins.
+  func reference<Key: SharedKey>(for key: Key, default makeDefault: () -> Key.Value) -> SharedReference<Key.Value> {
+    let id = KeyID(type: ObjectIdentifier(Key.self), id: AnyHashable(key.id))
+    if let found = references.withValue({ $0[id] }) { return Self.cast(found, key) }
+    let made = SharedReference(key.load() ?? makeDefault(), persistence: SharedPersistence(save: key.save))
+    let reference = references.withValue { references in
+      if let found = references[id] { return found }
+      references[id] = made
+      return made
+    }
+    return Self.cast(reference, key)
+  }
+
+  private static func cast<Key: SharedKey>(_ reference: any AnySharedReference, _ key: Key) -> SharedReference<Key.Value> {
+    guard let typed = reference as? SharedReference<Key.Value> else {
+      fatalError("Shared: the key \(key.id) (\(Key.self)) names a value of another type than \(Key.Value.self)")
+    }
+    return typed
+  }
+}
+
+private enum SharedReferencesKey: DependencyKey {
+  static var liveValue: SharedReferences { SharedReferences() }
+  static var testValue: SharedReferences { SharedReferences() }
+}

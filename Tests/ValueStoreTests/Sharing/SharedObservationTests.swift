@@ -1,0 +1,80 @@
+import Foundation
+import Observation
+import Testing
+@testable import ValueStore
+
+/// A shared value's readers hear a change through any holder of it, and nobody else does.
+@Suite(.timeLimit(.minutes(1)))
+struct SharedObservationTests {
+  struct Counter: ObservableState, Equatable {
+    struct Fields: Equatable { var title = "" }
+    var _$fields = Observed(Fields())
+    @Shared var count: Int
+    init(_$fields: Observed<Fields>) { self._$fields = _$fields; _count = Shared(value: 0) }
+    init(count: Shared<Int>) { _$fields = Observed(Fields()); _count = count }
+  }
+
+  @Test func aChangeThroughOneStateReachesTheReadersOfAnotherThatSharesIt() {
+    let count = Shared(value: 0)
+    let first = ObservedRoot(Counter(count: count))
+    let second = ObservedRoot(Counter(count: count))
+    let fired = LockIsolated(0)
+    withTracking { _ = second.count } onChange: { _ in fired.withValue { $0 += 1 } }
+    first.mutate { $0.$count.withLock { $0 += 1 } }
+    #expect(fired.value == 1)
+    #expect(second.count == 1)
+  }
+
+  @Test func aReaderOfAnotherFieldHearsNothing() {
+    let root = ObservedRoot(Counter(count: Shared(value: 0)))
+    let fired = LockIsolated(0)
+    withTracking { _ = root.title } onChange: { _ in fired.withValue { $0 += 1 } }
+    root.mutate { $0.$count.withLock { $0 += 1 } }
+    #expect(fired.value == 0)
+    let sharedFired = LockIsolated(0)
+    withTracking { _ = root.count } onChange: { _ in sharedFired.withValue { $0 += 1 } }
+    root.mutate { $0.title = "x" }
+    #expect(sharedFired.value == 0)
+    root.mutate { $0.$count.withLock { $0 += 0 } }
+    #expect(sharedFired.value == 0)
+  }
+
+  @Test func appleObservationHearsAChangeOnce() {
+    let count = Shared(value: 0)
+    let fired = LockIsolated(0)
+    withObservationTracking { _ = count.wrappedValue } onChange: { fired.withValue { $0 += 1 } }
+    count.withLock { $0 += 1 }
+    count.withLock { $0 += 1 }
+    #expect(fired.value == 1)
+  }
+
+  @Test func keysOfOneNameShareOneValue() {
+    withDependencies { $0 = .test } operation: {
+      @Shared(.inMemory("count")) var a = 0
+      @Shared(.inMemory("count")) var b = 5
+      $a.withLock { $0 = 3 }
+      #expect(b == 3)
+    }
+  }
+
+  @Test func fileStorageRoundTrips() throws {
+    let url = URL(fileURLWithPath: "/tmp/shared-test.json")
+    let storage = FileStorage.inMemory
+    try withDependencies {
+      $0 = .test
+      $0.defaultFileStorage = storage
+    } operation: {
+      @Shared(.fileStorage(url)) var names: [String] = []
+      $names.withLock { $0.append("Blob") }
+      let data = try #require(storage.load(url))
+      #expect(try JSONDecoder().decode([String].self, from: data) == ["Blob"])
+    }
+    withDependencies {
+      $0 = .test
+      $0.defaultFileStorage = storage
+    } operation: {
+      @Shared(.fileStorage(url)) var names: [String] = []
+      #expect(names == ["Blob"])
+    }
+  }
+}
