@@ -321,6 +321,8 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   /// recorded again: a nested closure shares the run, not its access list.
   @exclusivity(unchecked) private var recent: [(read: Read, accesses: [Access])] = []
   @exclusivity(unchecked) private var accessesSinceRead: [Access] = []
+  /// How many accesses the read being made has asked for (for tests: reads end by clearing them).
+  var accessesOfCurrentRead: Int { accessesSinceRead.count }
   /// Weakly: a closure's scopes subscribed at a place go with its holder.
   struct Access {
     weak var place: AppleSubscriptions?

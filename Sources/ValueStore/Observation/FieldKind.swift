@@ -21,6 +21,13 @@ enum FieldKind<T> {
     _isPOD(T.self) && T.self is any Equatable.Type
   }
 
+  /// `==` for a trivially comparable `T`, found once by a caller that keeps it.
+  static var trivialEquality: ((T, T) -> Bool)? {
+    guard isTrivialEquatable, let equatable = T.self as? any Equatable.Type else { return nil }
+    func equality<U: Equatable>(_: U.Type) -> (T, T) -> Bool { { a, b in areEqual(a, b, as: U.self) } }
+    return equality(equatable)
+  }
+
   @inlinable
   static func isEqual(_ a: T, _ b: T) -> Bool? {
     guard let equatable = T.self as? any Equatable.Type else { return nil }

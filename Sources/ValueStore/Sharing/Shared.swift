@@ -24,9 +24,9 @@
 /// share the reference, as copies of a class instance would: undo does not revert a shared value.
 /// In a `TestStore`, the feature's changes to shared values are asserted in the step that made
 /// them, `$0.$names.withLock { $0 = ["Blob"] }`, exhaustively, as TCA does.
-@propertyWrapper
+@propertyWrapper @dynamicMemberLookup
 public struct Shared<Value: Sendable>: Sendable {
-  let reference: SharedReference<Value>
+  let reference: SharedBox<Value>
 
   /// A value shared by this `Shared`'s copies only, stored nowhere.
   ///
@@ -48,6 +48,8 @@ public struct Shared<Value: Sendable>: Sendable {
   public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) {
     reference = SharedReferences.current.reference(for: key, default: wrappedValue)
   }
+
+  init(reference: SharedBox<Value>) { self.reference = reference }
 
   /// The same reference as `projectedValue` (what `_child = parent.$child` spells with the wrapper).
   public init(projectedValue: Shared<Value>) {

@@ -67,6 +67,9 @@ public final class SharedChangeTracker: Sendable {
     liveCount.load(ordering: .relaxed) == 0 ? nil : DependencyValues.current.sharedChangeTracker
   }
 
+  /// Whether a test looks at shared values somewhere (one load: the common answer is no).
+  static var hasView: Bool { viewCount.load(ordering: .relaxed) != 0 }
+
   private static var activeView: View? {
     viewCount.load(ordering: .relaxed) == 0 ? nil : view
   }

@@ -1,45 +1,62 @@
 import Synchronization
 
-/// The one place a shared value lives: every ``Shared`` made for the same key (or copied from one)
-/// refers to it. Its readers are subscribers of its own (a place, as a holder's location is), so a
-/// change through any holder reaches exactly the readers of this value, in every state that holds it.
-///
-/// The value is guarded by `lock`; readers are told after it is released, outside every lock.
-final class SharedReference<Value: Sendable>: @unchecked Sendable {  // `value` guarded by `lock`
-  private let lock = Lock(
-    reentryMessage: "a shared value was read or locked inside its own withLock: use the closure's argument")
-  @exclusivity(unchecked) private var value: Value
+/// What a ``Shared`` refers to: a value of its own (``SharedReference``) or a part of one
+/// (``SharedProjection``). Its readers are subscribers of its own — a place, as a holder's location
+/// is — so a change through any holder reaches exactly the readers of what changed, in every state
+/// that holds it. Readers are told after every lock is released.
+class SharedBox<Value: Sendable>: @unchecked Sendable {  // immutable; subclasses guard their state
   /// The readers of the value, ours and (through `probe`) Apple's Observation's.
   let subscribers: Subscribers
   let probe: TrackingProbe
-  /// Where the value is stored (nil: in memory only), told of each change after the lock is released.
-  let persistence: SharedPersistence<Value>?
+  /// Names its reads, as an extent's serial does: a repeated read records nothing more.
+  private let serial = nextExtentSerial.wrappingAdd(1, ordering: .relaxed).newValue
+  /// `Value`'s `==` if it is trivially comparable (found once): a change to an equal value is none.
+  final let trivialEquality: ((Value, Value) -> Bool)? = FieldKind<Value>.trivialEquality
 
-  init(_ value: Value, persistence: SharedPersistence<Value>? = nil) {
-    self.value = value
-    self.persistence = persistence
+  init() {
     let apple = AppleSubscriptions()
     subscribers = Subscribers(sharing: apple)
     probe = TrackingProbe(apple)
   }
 
   /// The value, recorded as read by the tracking scopes (ours and Apple's) open on this thread.
-  var trackedValue: Value {
-    if _slowPath(probe.check()) { recordRead() }
-    return expectedOrCurrentValue
+  final var trackedValue: Value {
+    guard _slowPath(probe.check()) else { return expectedOrCurrentValue }
+    recordRead()
+    return hidingReads { expectedOrCurrentValue }
+  }
+
+  /// Runs `body` unseen by tracking scopes: a projection reading its part of the root's value is not
+  /// a read of the caller's.
+  final func hidingReads<R>(_ body: () -> R) -> R {
+    openTrackingScopes.load(ordering: .relaxed) == 0 ? body() : untracked(body)
   }
 
   /// The value, not recorded.
-  var currentValue: Value { lock.withLock { value } }
+  var currentValue: Value { fatalError("abstract") }
 
   /// The value, not recorded; inside a test's assertion, the one the assertion expects.
-  var expectedOrCurrentValue: Value {
-    SharedChangeTracker.viewedValue(of: self) ?? currentValue
+  var expectedOrCurrentValue: Value { fatalError("abstract") }
+
+  /// Changes the value with exclusive access (see ``Shared/withLock(_:)``).
+  func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { fatalError("abstract") }
+
+  /// A part of this value (see ``Shared/subscript(dynamicMember:)``), projected from the root.
+  func project<Member: Sendable>(
+    initial: Member, get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
+  ) -> SharedBox<Member> { fatalError("abstract") }
+
+  /// Whether anyone (ours or Apple's) reads this value.
+  final var isObserved: Bool {
+    subscribers.isObserved.load(ordering: .relaxed) || subscribers.apple?.isObserved.load(ordering: .relaxed) == true
   }
 
   private func recordRead() {
     ThreadContext.withCurrent { context in
       guard context.isRecording else { return }
+      let read = Read(serial: serial, key: .any, child: 0)
+      if context.repeats(read) { return }
+      defer { context.recorded(read) }
       context.record(
         Access(
           subscribers: subscribers, key: .any, keyPath: nil,
@@ -47,35 +64,8 @@ final class SharedReference<Value: Sendable>: @unchecked Sendable {  // `value` 
     }
   }
 
-  /// Runs `body` with exclusive access to the value; its readers hear the change once the lock is
-  /// released — a trivially comparable value (`Int`, `Bool`) only if it changed, any other always,
-  /// as a field's in-place write.
-  func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-    if let result = try SharedChangeTracker.withExpectedValue(of: self, body) { return result }
-    let tracker = SharedChangeTracker.current
-    let result: R
-    var saved: Value?
-    do {
-      lock.lock()
-      defer { lock.unlock() }
-      tracker?.willChange(self, from: value)
-      let before = FieldKind<Value>.isTrivialEquatable ? value : nil
-      result = try body(&value)
-      if let before, FieldKind<Value>.isEqual(before, value) == true { return result }
-      if persistence != nil { saved = value }
-    }
-    if let saved { persistence?.save(saved) }
-    didChange()
-    return result
-  }
-
-  /// Sets the value loaded from outside (a file changed on disk): told like a change, not saved back.
-  func reload(_ newValue: Value) {
-    lock.withLock { value = newValue }
-    didChange()
-  }
-
-  private func didChange() {
+  /// Tells the readers the value changed. Outside every lock.
+  final func didChange() {
     if openTrackingScopes.load(ordering: .relaxed) != 0 { subscribers.version.add(1, ordering: .relaxed) }
     let change = Change(key: .any, keyPath: nil)
     if subscribers.isObserved.load(ordering: .relaxed) {
@@ -84,6 +74,166 @@ final class SharedReference<Value: Sendable>: @unchecked Sendable {  // `value` 
     AppleObservation.didChange(subscribers, change)
   }
 }
+
+/// The one place a shared value lives: every ``Shared`` made for the same key (or copied from one)
+/// refers to it. Its projections (`$list[id: 3]`) hear each change and tell their readers if their
+/// part changed. The value is guarded by `lock`.
+final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Sendable {  // guarded by `lock`
+  private let lock = Lock(
+    reentryMessage: "a shared value was read or locked inside its own withLock: use the closure's argument")
+  @exclusivity(unchecked) private var value: Value
+  /// The projections made of this value, weakly; pruned as they go.
+  @exclusivity(unchecked) private var projections: [WeakProjection<Value>] = []
+  @exclusivity(unchecked) private var pruneAt = 8
+  /// Where the value is stored (nil: in memory only), told of each change after the lock is released.
+  let persistence: SharedPersistence<Value>?
+
+  init(_ value: Value, persistence: SharedPersistence<Value>? = nil) {
+    self.value = value
+    self.persistence = persistence
+  }
+
+  override var currentValue: Value { lock.withLock { value } }
+
+  override var expectedOrCurrentValue: Value {
+    if SharedChangeTracker.hasView, let viewed = SharedChangeTracker.viewedValue(of: self) { return viewed }
+    return currentValue
+  }
+
+  /// Readers hear the change once the lock is released — a trivially comparable value (`Int`,
+  /// `Bool`) only if it changed, any other always, as a field's in-place write; a projection's
+  /// readers only if its part changed (compared if `Equatable`).
+  override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    if SharedChangeTracker.hasView, let result = try SharedChangeTracker.withExpectedValue(of: self, body) {
+      return result
+    }
+    let tracker = SharedChangeTracker.current
+    // Readers hear it after the lock is released: a value changed in place (an identified array's
+    // element) tells its own readers as it changes.
+    let context = ThreadContext.current
+    context.transactionDepth += 1
+    defer { context.endTransaction() }
+    let result: R
+    var saved: Value?
+    var watched: [(projection: any ProjectionOf<Value>, before: Any)] = []
+    do {
+      lock.lock()
+      defer { lock.unlock() }
+      tracker?.willChange(self, from: value)
+      let before = trivialEquality != nil ? value : nil
+      hidingReads {
+        for weak in projections {
+          if let projection = weak.projection, projection.isObserved { watched.append((projection, projection.part(of: value))) }
+        }
+      }
+      result = try body(&value)
+      if let before, trivialEquality!(before, value) { return result }
+      if persistence != nil { saved = value }
+      hidingReads { watched.removeAll { $0.projection.isSame($0.before, in: value) } }
+    }
+    if let saved { persistence?.save(saved) }
+    didChange()
+    for (projection, _) in watched { projection.didChange() }
+    return result
+  }
+
+  override func project<Member: Sendable>(
+    initial: Member, get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
+  ) -> SharedBox<Member> {
+    SharedProjection(root: self, initial: initial, get: get, set: set)
+  }
+
+  /// Lists `projection`, to be told of changes. Pruned of dead entries past twice the live ones.
+  func add(_ projection: some ProjectionOf<Value>) {
+    lock.withLock {
+      if projections.count >= pruneAt {
+        projections.removeAll { $0.projection == nil }
+        pruneAt = max(8, 2 * projections.count)
+      }
+      projections.append(WeakProjection(projection: projection))
+    }
+  }
+}
+
+/// A projection as its root sees it: its part of the root's value, compared before and after.
+protocol ProjectionOf<Root>: AnyObject, Sendable {
+  associatedtype Root
+  var isObserved: Bool { get }
+  func part(of root: Root) -> Any
+  func isSame(_ before: Any, in root: Root) -> Bool
+  func didChange()
+}
+
+private struct WeakProjection<Root>: @unchecked Sendable {
+  weak var projection: (any ProjectionOf<Root>)?
+}
+
+/// A part of a shared value (`$syncUps[id: id]`, `$settings.volume`): read and changed through
+/// its root, with readers of its own, told only when its part changes.
+final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>, ProjectionOf, @unchecked Sendable {
+  // `last` guarded by `root`'s lock (written only inside its `withLock`) or the projection's own.
+  let root: SharedReference<Root>
+  private let get: @Sendable (Root) -> Value?
+  private let set: @Sendable (inout Root, Value) -> Void
+  /// The last value read: an optional part that became nil reads as it was, as TCA's does.
+  private let last: Mutex<Value?>
+
+  init(
+    root: SharedReference<Root>, initial: Value,
+    get: @escaping @Sendable (Root) -> Value?, set: @escaping @Sendable (inout Root, Value) -> Void
+  ) {
+    self.root = root
+    self.get = get
+    self.set = set
+    last = Mutex(initial)
+    super.init()
+    root.add(self)
+  }
+
+  private func value(in root: Root) -> Value {
+    if let value = get(root) {
+      last.withLock { $0 = value }
+      return value
+    }
+    return last.withLock { $0! }
+  }
+
+  override var currentValue: Value { value(in: root.currentValue) }
+
+  override var expectedOrCurrentValue: Value { value(in: root.expectedOrCurrentValue) }
+
+  override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    try root.withLock { rootValue in
+      var part = value(in: rootValue)
+      let result = try body(&part)
+      set(&rootValue, part)
+      return result
+    }
+  }
+
+  /// A part of this part, projected from the root: absent while this part is.
+  override func project<Member: Sendable>(
+    initial: Member, get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
+  ) -> SharedBox<Member> {
+    let (getPart, setPart) = (self.get, self.set)
+    return SharedProjection<Root, Member>(
+      root: root, initial: initial,
+      get: { root in getPart(root).flatMap(get) },
+      set: { root, member in
+        guard var part = getPart(root) else { return }
+        set(&part, member)
+        setPart(&root, part)
+      })
+  }
+
+  func part(of root: Root) -> Any { value(in: root) }
+
+  func isSame(_ before: Any, in root: Root) -> Bool {
+    guard let before = before as? Value else { return false }
+    return FieldKind<Value>.isEqual(before, value(in: root)) ?? false
+  }
+}
+
 /// Where a persisted shared value is written (see ``SharedKey``).
 struct SharedPersistence<Value: Sendable>: Sendable {
   let save: @Sendable (Value) -> Void

@@ -78,3 +78,70 @@ struct SharedObservationTests {
     }
   }
 }
+
+/// Through a store: a view reading a shared value through the store re-renders for it only.
+@MainActor @Suite(.timeLimit(.minutes(1)))
+struct SharedThroughStoreTests {
+  struct Feature: Reducer {
+    struct State: ObservableState, Equatable {
+      struct Fields: Equatable { var title = "" }
+      var _$fields = Observed(Fields())
+      @Shared var count: Int
+      init(_$fields: Observed<Fields>) { self._$fields = _$fields; _count = Shared(value: 0) }
+      init(count: Shared<Int>) { _$fields = Observed(Fields()); _count = count }
+    }
+    enum Action: Sendable { case increment, rename }
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .increment: state.$count.withLock { $0 += 1 }
+      case .rename: state.title += "x"
+      }
+      return .none
+    }
+  }
+
+  @Test func twoStoresSharingAValueBothRerender() {
+    let count = Shared(value: 0)
+    let first = Store(initialState: Feature.State(count: count), reducer: Feature())
+    let second = Store(initialState: Feature.State(count: count), reducer: Feature())
+    let fired = LockIsolated(0)
+    withObservationTracking { _ = second.count } onChange: { fired.withValue { $0 += 1 } }
+    first.send(.rename)
+    #expect(fired.value == 0)
+    first.send(.increment)
+    #expect(fired.value == 1)
+    #expect(second.count == 1)
+  }
+
+  @Test func aReaderOfTheSharedValueIsNotToldOfOtherFields() {
+    let store = Store(initialState: Feature.State(count: Shared(value: 0)), reducer: Feature())
+    let fired = LockIsolated(0)
+    let token = store.observe { _ = store.count; fired.withValue { $0 += 1 } }
+    store.send(.rename)
+    #expect(fired.value == 1)
+    store.send(.increment)
+    #expect(fired.value == 2)
+    token.cancel()
+  }
+
+  @Test func aSharedReaderReadsWhatItsSharedHolds() {
+    let count = Shared(value: 1)
+    let reader = SharedReader(count)
+    let fired = LockIsolated(0)
+    withTracking { _ = reader.wrappedValue } onChange: { _ in fired.withValue { $0 += 1 } }
+    count.withLock { $0 = 2 }
+    #expect(reader.wrappedValue == 2)
+    #expect(fired.value == 1)
+  }
+}
+
+extension SharedObservationTests {
+  /// Each tracked read ends as a holder's does: the thread keeps nothing of it once it is recorded.
+  @Test func trackedReadsKeepNothingOnTheThread() {
+    let count = Shared(value: 0)
+    for _ in 0..<100 {
+      withObservationTracking { _ = count.wrappedValue } onChange: {}
+    }
+    #expect(ThreadContext.current.appleRecorder.accessesOfCurrentRead <= 1)
+  }
+}

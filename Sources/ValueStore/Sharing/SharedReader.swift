@@ -1,0 +1,42 @@
+/// A shared value a feature reads and never changes: a ``Shared`` without `withLock`.
+///
+/// ```swift
+/// @SharedReader(.appStorage("soundIsOn")) var soundIsOn = true
+/// // or from a `Shared` the parent holds:
+/// init(soundIsOn: Shared<Bool>) { _soundIsOn = SharedReader(soundIsOn) }
+/// ```
+@propertyWrapper @dynamicMemberLookup
+public struct SharedReader<Value: Sendable>: Sendable {
+  let reference: SharedBox<Value>
+
+  /// Reads what `shared` refers to.
+  public init(_ shared: Shared<Value>) { reference = shared.reference }
+
+  /// A value no one changes.
+  public init(value: Value) { reference = SharedReference(value) }
+
+  /// The value stored under `key`, or `wrappedValue` if nothing is stored there yet (see ``Shared``).
+  public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) {
+    self.init(Shared(wrappedValue: wrappedValue(), key))
+  }
+
+  /// The current value, tracked as ``Shared/wrappedValue`` is.
+  public var wrappedValue: Value { reference.trackedValue }
+
+  public var projectedValue: SharedReader<Value> { self }
+
+  /// A part of the value, read-only.
+  public subscript<Member: Sendable>(dynamicMember keyPath: WritableKeyPath<Value, Member> & Sendable) -> SharedReader<Member> {
+    SharedReader<Member>(Shared(reference: reference)[dynamicMember: keyPath])
+  }
+}
+
+extension SharedReader: Equatable where Value: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.reference === rhs.reference || lhs.reference.expectedOrCurrentValue == rhs.reference.expectedOrCurrentValue
+  }
+}
+
+extension SharedReader: SharedDumpable {
+  var dumpedValue: Any { reference.expectedOrCurrentValue }
+}
