@@ -13,6 +13,7 @@ var allScenarios: [Scenario] {
     + BodyScenarios.all
     + HopScenarios.all
     + BridgeScenarios.all
+    + SharedScenarios.all
     + TestingScenarios.all
     + EffectScenarios.all
 }
