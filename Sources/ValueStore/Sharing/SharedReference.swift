@@ -83,7 +83,7 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
     reentryMessage: "a shared value was read or locked inside its own withLock: use the closure's argument")
   @exclusivity(unchecked) private var value: Value
   /// The projections made of this value, weakly; pruned as they go.
-  @exclusivity(unchecked) private var projections: [WeakProjection<Value>] = []
+  @exclusivity(unchecked) private var projections: [WeakProjection] = []
   @exclusivity(unchecked) private var pruneAt = 8
   /// Where the value is stored (nil: in memory only), told of each change after the lock is released.
   let persistence: SharedPersistence<Value>?
@@ -115,26 +115,36 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
     defer { context.endTransaction() }
     let result: R
     var saved: Value?
-    var watched: [(projection: any ProjectionOf<Value>, before: Any)] = []
+    var watched: [WatchedPart] = []
     do {
       lock.lock()
       defer { lock.unlock() }
       tracker?.willChange(self, from: value)
       let before = trivialEquality != nil ? value : nil
-      hidingReads {
-        for weak in projections {
-          if let projection = weak.projection, projection.isObserved { watched.append((projection, projection.part(of: value))) }
-        }
-      }
+      if !projections.isEmpty { watched = watchedParts() }
       result = try body(&value)
       if let before, trivialEquality!(before, value) { return result }
       if persistence != nil { saved = value }
-      hidingReads { watched.removeAll { $0.projection.isSame($0.before, in: value) } }
+      if !watched.isEmpty {
+        let root: Any = value
+        hidingReads { watched.removeAll { $0.projection.isSame($0.before, inRoot: root) } }
+      }
     }
     if let saved { persistence?.save(saved) }
     didChange()
-    for (projection, _) in watched { projection.didChange() }
+    for part in watched { part.projection.didChange() }
     return result
+  }
+
+  /// The observed projections' parts now, to compare after a change. Requires the lock.
+  private func watchedParts() -> [WatchedPart] {
+    let root: Any = value
+    return hidingReads {
+      projections.compactMap { weak in
+        guard let projection = weak.projection, projection.isObserved else { return nil }
+        return WatchedPart(projection: projection, before: projection.part(ofRoot: root))
+      }
+    }
   }
 
   override func project<Member: Sendable>(
@@ -144,7 +154,7 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
   }
 
   /// Lists `projection`, to be told of changes. Pruned of dead entries past twice the live ones.
-  func add(_ projection: some ProjectionOf<Value>) {
+  func add(_ projection: some PartObserver) {
     lock.withLock {
       if projections.count >= pruneAt {
         projections.removeAll { $0.projection == nil }
@@ -155,22 +165,28 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
   }
 }
 
-/// A projection as its root sees it: its part of the root's value, compared before and after.
-protocol ProjectionOf<Root>: AnyObject, Sendable {
-  associatedtype Root
+/// A projection as its root sees it: its part of the root's value (given as `Any`: the root's
+/// bookkeeping stays non-generic), compared before and after a change.
+protocol PartObserver: AnyObject, Sendable {
   var isObserved: Bool { get }
-  func part(of root: Root) -> Any
-  func isSame(_ before: Any, in root: Root) -> Bool
+  func part(ofRoot root: Any) -> Any
+  func isSame(_ before: Any, inRoot root: Any) -> Bool
   func didChange()
 }
 
-private struct WeakProjection<Root>: @unchecked Sendable {
-  weak var projection: (any ProjectionOf<Root>)?
+private struct WeakProjection: @unchecked Sendable {
+  weak var projection: (any PartObserver)?
+}
+
+/// An observed projection's part before a change.
+private struct WatchedPart {
+  let projection: any PartObserver
+  let before: Any
 }
 
 /// A part of a shared value (`$syncUps[id: id]`, `$settings.volume`): read and changed through
 /// its root, with readers of its own, told only when its part changes.
-final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>, ProjectionOf, @unchecked Sendable {
+final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>, PartObserver, @unchecked Sendable {
   // `last` guarded by `root`'s lock (written only inside its `withLock`) or the projection's own.
   let root: SharedReference<Root>
   private let get: @Sendable (Root) -> Value?
@@ -226,11 +242,11 @@ final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>,
       })
   }
 
-  func part(of root: Root) -> Any { value(in: root) }
+  func part(ofRoot root: Any) -> Any { value(in: root as! Root) }
 
-  func isSame(_ before: Any, in root: Root) -> Bool {
+  func isSame(_ before: Any, inRoot root: Any) -> Bool {
     guard let before = before as? Value else { return false }
-    return FieldKind<Value>.isEqual(before, value(in: root)) ?? false
+    return FieldKind<Value>.isEqual(before, value(in: root as! Root)) ?? false
   }
 }
 
