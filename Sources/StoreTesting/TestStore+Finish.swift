@@ -1,5 +1,5 @@
 import Dispatch
-import ValueStore
+@_spi(Testing) import ValueStore
 
 extension TestStore {
   /// Fails if received actions are still unasserted, then waits until every effect has finished,
@@ -73,6 +73,12 @@ extension TestStore {
     }
     for effect in effects.running() {
       reportUnlessExhaustivityOff(at: effect.origin.site) { effect.stillRunningMessage }
+    }
+    if sharedChanges.hasChanges(at: sharedChanges.snapshot()) {
+      reportUnlessExhaustivityOff(at: lastStepSite) {
+        "Test store finished before asserting against changes to shared state: assert them with "
+          + "`store.assert { $0.$value.withLock { … } }`."
+      }
     }
   }
 

@@ -15,10 +15,26 @@ public struct FileStorage: Sendable {
   public var load: @Sendable (URL) -> Data?
   /// Writes the contents of a file (a later write may replace a pending one).
   public var save: @Sendable (Data, URL) -> Void
+  /// Names the files: keys of one URL in two storages name two values. Held, so that its address
+  /// names no other storage while a key (and the value it names) keeps this one.
+  private let token: any AnyObject & Sendable
+  var identity: ObjectIdentifier { ObjectIdentifier(token) }
 
+  /// A storage of your own; each one made is distinct from every other.
   public init(load: @escaping @Sendable (URL) -> Data?, save: @escaping @Sendable (Data, URL) -> Void) {
+    self.init(load: load, save: save, token: StorageToken())
+  }
+
+  private init(
+    load: @escaping @Sendable (URL) -> Data?, save: @escaping @Sendable (Data, URL) -> Void, token: any AnyObject & Sendable
+  ) {
     self.load = load
     self.save = save
+    self.token = token
+  }
+
+  private final class StorageToken: Sendable {
+    static let disk = StorageToken()
   }
 
   /// The disk. Writes are throttled: the first after a quiet second is written at once, later ones
@@ -27,7 +43,8 @@ public struct FileStorage: Sendable {
   public static var fileSystem: FileStorage {
     FileStorage(
       load: { url in try? Data(contentsOf: url) },
-      save: { data, url in ThrottledWriter.shared.write(data, to: url) }
+      save: { data, url in ThrottledWriter.shared.write(data, to: url) },
+      token: StorageToken.disk
     )
   }
 
@@ -36,7 +53,8 @@ public struct FileStorage: Sendable {
     let files = LockIsolated<[URL: Data]>([:])
     return FileStorage(
       load: { url in files.withValue { $0[url] } },
-      save: { data, url in files.withValue { $0[url] = data } }
+      save: { data, url in files.withValue { $0[url] = data } },
+      token: files
     )
   }
 }
@@ -140,7 +158,7 @@ public struct FileStorageKey<Value: Codable & Sendable>: SharedKey {
     storage = DependencyValues.current.defaultFileStorage
   }
 
-  public var id: URL { url }
+  public var id: FileStorageID { FileStorageID(url: url, storage: storage.identity) }
 
   public func load() -> Value? {
     guard let data = storage.load(url) else { return nil }
@@ -154,6 +172,12 @@ public struct FileStorageKey<Value: Codable & Sendable>: SharedKey {
       DependencyValues.current.reportIssue("Shared: could not encode the value for \(url.path): \(error)")
     }
   }
+}
+
+/// What names a file-storage value: its URL in one ``FileStorage``.
+public struct FileStorageID: Hashable, Sendable {
+  let url: URL
+  let storage: ObjectIdentifier
 }
 
 extension SharedKey {

@@ -154,17 +154,14 @@ struct TestStoreSharedUpstreamTests {
     }
   }
 
-  /// Upstream: the test store fails when it is released with a shared change no step asserted
-  /// ("Test store finished before asserting against changes to shared state"). Ours reports
-  /// nothing: a change an effect makes after the last step is never checked.
+  /// The test store fails when it is released with a shared change no step asserted.
   @Test func testMutationOfSharedStateInLongLivingEffect_NoAssertion() async {
     let failures = await recordFailures {
       let store = TestStore(initialState: Self.sharedFeatureState()) { SharedFeature() }
       await store.send(.longLivingEffect).finish()
     }
-    withKnownIssue("A TestStore released with an unasserted shared change (made by an effect after the last step) reports nothing") {
-      #expect(failures.count == 1)
-    }
+    #expect(failures.count == 1)
+    #expect(failures.first?.contains("Test store finished before asserting against changes to shared state") == true)
   }
 
   @Test func testMutationOfSharedStateInLongLivingEffect_IncorrectAssertion() async {

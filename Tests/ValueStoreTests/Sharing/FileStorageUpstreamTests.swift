@@ -81,13 +81,9 @@ struct FileStorageUpstreamTests {
 
     shared1.withLock { $0.name = "Blob Jr" }
     #expect(shared1.wrappedValue.name == "Blob Jr")
-    withKnownIssue("FileStorageKey's id is its URL only: keys of two file storages share one value") {
-      #expect(shared2.wrappedValue.name == "Blob")
-    }
+    #expect(shared2.wrappedValue.name == "Blob")
     shared2.withLock { $0.name = "Blob Sr" }
-    withKnownIssue("FileStorageKey's id is its URL only: keys of two file storages share one value") {
-      #expect(shared1.wrappedValue.name == "Blob Jr")
-    }
+    #expect(shared1.wrappedValue.name == "Blob Jr")
     #expect(shared2.wrappedValue.name == "Blob Sr")
   }
 
