@@ -11,10 +11,13 @@ import Foundation
 public struct AppStorageKey<Value: Sendable>: SharedKey {
   public let key: String
   let defaults: UncheckedSendableDefaults
-  private let read: @Sendable (Any) -> Value?
-  private let write: @Sendable (Value) -> Any
+  private let read: @Sendable (UserDefaults, String) -> Value?
+  private let write: @Sendable (UserDefaults, String, Value) -> Void
 
-  init(_ key: String, read: @escaping @Sendable (Any) -> Value?, write: @escaping @Sendable (Value) -> Any) {
+  init(
+    _ key: String, read: @escaping @Sendable (UserDefaults, String) -> Value?,
+    write: @escaping @Sendable (UserDefaults, String, Value) -> Void
+  ) {
     self.key = key
     defaults = UncheckedSendableDefaults(DependencyValues.current.defaultAppStorage)
     self.read = read
@@ -23,9 +26,12 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
 
   public var id: AppStorageID { AppStorageID(key: key, defaults: ObjectIdentifier(defaults.value)) }
 
-  public func load() -> Value? { defaults.value.object(forKey: key).flatMap(read) }
+  public func load() -> Value? { read(defaults.value, key) }
 
-  public func save(_ value: Value) { defaults.value.set(write(value), forKey: key) }
+  public func save(_ value: Value) { write(defaults.value, key, value) }
+
+  /// The declaration's default is written at once, as `@AppStorage` and TCA's key do.
+  public var savesDefault: Bool { true }
 }
 
 /// What names an app-storage value: its key in one `UserDefaults`.
@@ -43,41 +49,45 @@ struct UncheckedSendableDefaults: @unchecked Sendable {
 extension SharedKey {
   /// A `Bool` kept in `UserDefaults` under `key` (see ``AppStorageKey``).
   public static func appStorage(_ key: String) -> Self where Self == AppStorageKey<Bool> {
-    AppStorageKey(key, read: { $0 as? Bool }, write: { $0 })
+    AppStorageKey(key, read: { $0.object(forKey: $1) as? Bool }, write: { $0.set($2, forKey: $1) })
   }
   /// An `Int` kept in `UserDefaults` under `key`.
   public static func appStorage(_ key: String) -> Self where Self == AppStorageKey<Int> {
-    AppStorageKey(key, read: { $0 as? Int }, write: { $0 })
+    AppStorageKey(key, read: { $0.object(forKey: $1) as? Int }, write: { $0.set($2, forKey: $1) })
   }
   /// A `Double` kept in `UserDefaults` under `key`.
   public static func appStorage(_ key: String) -> Self where Self == AppStorageKey<Double> {
-    AppStorageKey(key, read: { $0 as? Double }, write: { $0 })
+    AppStorageKey(key, read: { $0.object(forKey: $1) as? Double }, write: { $0.set($2, forKey: $1) })
   }
   /// A `String` kept in `UserDefaults` under `key`.
   public static func appStorage(_ key: String) -> Self where Self == AppStorageKey<String> {
-    AppStorageKey(key, read: { $0 as? String }, write: { $0 })
+    AppStorageKey(key, read: { $0.object(forKey: $1) as? String }, write: { $0.set($2, forKey: $1) })
   }
   /// `Data` kept in `UserDefaults` under `key`.
   public static func appStorage(_ key: String) -> Self where Self == AppStorageKey<Data> {
-    AppStorageKey(key, read: { $0 as? Data }, write: { $0 })
+    AppStorageKey(key, read: { $0.object(forKey: $1) as? Data }, write: { $0.set($2, forKey: $1) })
   }
-  /// A `URL` kept in `UserDefaults` under `key` (as its absolute string).
+  /// A `URL` kept in `UserDefaults` under `key` (as `UserDefaults.set(_:forKey:)` keeps one).
   public static func appStorage(_ key: String) -> Self where Self == AppStorageKey<URL> {
-    AppStorageKey(key, read: { ($0 as? String).flatMap(URL.init(string:)) }, write: { $0.absoluteString })
+    AppStorageKey(key, read: { $0.object(forKey: $1) == nil ? nil : $0.url(forKey: $1) }, write: { $0.set($2, forKey: $1) })
   }
   /// A `Date` kept in `UserDefaults` under `key`.
   public static func appStorage(_ key: String) -> Self where Self == AppStorageKey<Date> {
-    AppStorageKey(key, read: { $0 as? Date }, write: { $0 })
+    AppStorageKey(key, read: { $0.object(forKey: $1) as? Date }, write: { $0.set($2, forKey: $1) })
   }
   /// A value kept in `UserDefaults` under `key` as its `String` raw value.
   public static func appStorage<Value: RawRepresentable & Sendable>(_ key: String) -> Self
   where Self == AppStorageKey<Value>, Value.RawValue == String {
-    AppStorageKey(key, read: { ($0 as? String).flatMap(Value.init(rawValue:)) }, write: { $0.rawValue })
+    AppStorageKey(
+      key, read: { ($0.object(forKey: $1) as? String).flatMap(Value.init(rawValue:)) },
+      write: { $0.set($2.rawValue, forKey: $1) })
   }
   /// A value kept in `UserDefaults` under `key` as its `Int` raw value.
   public static func appStorage<Value: RawRepresentable & Sendable>(_ key: String) -> Self
   where Self == AppStorageKey<Value>, Value.RawValue == Int {
-    AppStorageKey(key, read: { ($0 as? Int).flatMap(Value.init(rawValue:)) }, write: { $0.rawValue })
+    AppStorageKey(
+      key, read: { ($0.object(forKey: $1) as? Int).flatMap(Value.init(rawValue:)) },
+      write: { $0.set($2.rawValue, forKey: $1) })
   }
 }
 

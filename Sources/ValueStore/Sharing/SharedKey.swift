@@ -27,6 +27,13 @@ public protocol SharedKey<Value>: Sendable {
   func load() -> Value?
   /// Keeps `value`, after each change, outside every lock.
   func save(_ value: Value)
+  /// Whether the declaration's default is saved when nothing was loaded (`.appStorage`'s is, as
+  /// `@AppStorage`'s; by default, not).
+  var savesDefault: Bool { get }
+}
+
+extension SharedKey {
+  public var savesDefault: Bool { false }
 }
 
 /// The shared values made in one dependency context (the app's, or one test's), by key: the
@@ -48,7 +55,9 @@ final class SharedReferences: Sendable {
   func reference<Key: SharedKey>(for key: Key, default makeDefault: () -> Key.Value) -> SharedReference<Key.Value> {
     let id = KeyID(type: ObjectIdentifier(Key.self), id: AnyHashable(key.id))
     if let found = references.withValue({ $0[id] }) { return Self.cast(found, key) }
-    let made = SharedReference(key.load() ?? makeDefault(), persistence: SharedPersistence(save: key.save))
+    let loaded = key.load()
+    let made = SharedReference(loaded ?? makeDefault(), persistence: SharedPersistence(save: key.save))
+    if loaded == nil, key.savesDefault { key.save(made.currentValue) }
     let reference = references.withValue { references in
       if let found = references[id] { return found }
       references[id] = made

@@ -31,9 +31,7 @@ struct AppStorageUpstreamTests {
 
   @Test func bool() {
     @Shared(.appStorage("bool")) var bool = true
-    withKnownIssue("The default is not written to UserDefaults when the value is declared") {
-      #expect(store.bool(forKey: "bool"))
-    }
+    #expect(store.bool(forKey: "bool"))
     $bool.withLock { $0 = false }
     #expect(store.object(forKey: "bool") as? Bool == false)
     #expect(reloaded({ .appStorage("bool") }, default: true) == false)
@@ -63,17 +61,13 @@ struct AppStorageUpstreamTests {
     #expect(reloaded({ .appStorage("string") }, default: "") == "Blob, Jr.")
   }
 
-  /// Upstream stores a URL as `UserDefaults.set(_:forKey:)` does (readable with
-  /// `url(forKey:)`, and what `@AppStorage` reads); ours stores its absolute string, which
-  /// `url(forKey:)` reads as a path.
+  /// A URL is stored as `UserDefaults.set(_:forKey:)` does: readable with `url(forKey:)`.
   @Test func url() {
     @Shared(.appStorage("url")) var url = URL(fileURLWithPath: "/dev")
     $url.withLock { $0 = URL(fileURLWithPath: "/tmp/") }
     #expect(url == URL(fileURLWithPath: "/tmp/"))
     #expect(reloaded({ .appStorage("url") }, default: URL(fileURLWithPath: "/")) == URL(fileURLWithPath: "/tmp/"))
-    withKnownIssue("A URL is stored as its absolute string: UserDefaults.url(forKey:) reads it as a file path") {
-      #expect(store.url(forKey: "url") == URL(fileURLWithPath: "/tmp/"))
-    }
+    #expect(store.url(forKey: "url") == URL(fileURLWithPath: "/tmp/"))
   }
 
   @Test func data() {
