@@ -14,11 +14,22 @@ enum DependencyTestSupport: _TestSupport {
     StoreTesting.reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
+  /// The running test, and its case if it is parameterized: each argument gets values of its own.
+  /// (`Test.Case` names its arguments only in its description.)
   static var currentTestID: (any Hashable & Sendable)? {
     #if canImport(Testing)
-      Test.current?.id
+      guard let test = Test.current else { return nil }
+      guard let testCase = Test.Case.current, testCase.isParameterized else { return test.id }
+      return TestCaseID(test: test.id, testCase: String(describing: testCase))
     #else
       nil
     #endif
   }
 }
+
+#if canImport(Testing)
+  private struct TestCaseID: Hashable, Sendable {
+    let test: Test.ID
+    let testCase: String
+  }
+#endif

@@ -421,19 +421,13 @@ struct SharedUpstreamTests {
 }
 
 /// swift-sharing's `ParametrizedTests.testCounterWithArguments`: each argument of a parametrized
-/// test starts without the value its key names (upstream: the `.dependencies` trait gives each
-/// test case dependency values of its own). No `inFreshContext` here: what is tested is the
+/// test starts without the value its key names: each test case gets dependency values of its own. No `inFreshContext` here: what is tested is the
 /// per-test dependency values a test gets by default.
 @Suite(.timeLimit(.minutes(1))) struct SharedParametrizedUpstreamTests {
   @Test(arguments: 0...10)
   func testCounterWithArguments(initialValue: Int) {
     @Shared(.inMemory("SharedParametrizedUpstreamTests.count")) var counter = initialValue
-    withKnownIssue(
-      "The arguments of one parametrized test share its dependency values (keyed by Test.ID, not Test.Case): the first to declare the key sets everyone's value",
-      isIntermittent: true
-    ) {
-      #expect(counter == initialValue)
-    }
+    #expect(counter == initialValue)
   }
 }
 
