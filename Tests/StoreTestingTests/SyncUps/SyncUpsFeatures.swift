@@ -1,76 +1,319 @@
+import Foundation
 import ValueStore
 
-// A SyncUps app on ValueStore, after TCA's example: a list of sync-ups; a sheet to add one; a
-// detail on a navigation stack with an edit sheet and a delete alert; a meeting recorder on the
-// stack, with a timer. Its tests (SyncUpsTests.swift) are written as TCA's are.
+// TCA's SyncUps example (Examples/SyncUps) on ValueStore, feature by feature and without views:
+// a list of sync-ups persisted to a file (`@Shared(.syncUps)`), an add sheet, a detail on a
+// navigation stack that edits and deletes the sync-up it shares with the list, and a meeting
+// recorder (timer, speech transcript) that saves the meeting into that same shared sync-up. No
+// feature writes back on another's behalf: the list, detail and recorder hold one shared value.
+// Its tests (SyncUpsTests.swift) are TCA's.
 
-struct SyncUp: ObservableState, Equatable, Sendable, Identifiable {
-  struct Fields: Equatable, Sendable, Identifiable {
-    let id: Int
-    var title = ""
-    var attendees: [String] = []
-    var minutes = 5
-    var meetings: [String] = []
+// MARK: - Models
+
+struct SyncUp: Equatable, Identifiable, Codable, Sendable {
+  let id: UUID
+  var attendees: IdentifiedArrayOf<Attendee> = []
+  var duration: Duration = .seconds(60 * 5)
+  var meetings: IdentifiedArrayOf<Meeting> = []
+  var theme: Theme = .bubblegum
+  var title = ""
+
+  var durationPerAttendee: Duration {
+    duration / attendees.count
   }
-  var _$fields: Observed<Fields>
+}
+
+struct Attendee: Equatable, Identifiable, Codable, Sendable {
+  let id: UUID
+  var name = ""
+}
+
+struct Meeting: Equatable, Identifiable, Codable, Sendable {
+  let id: UUID
+  let date: Date
+  var transcript: String
+}
+
+enum Theme: String, CaseIterable, Equatable, Identifiable, Codable, Sendable {
+  case bubblegum
+  case buttercup
+  case indigo
+  case lavender
+  case magenta
+  case navy
+  case orange
+  case oxblood
+  case periwinkle
+  case poppy
+  case purple
+  case seafoam
+  case sky
+  case tan
+  case teal
+  case yellow
+
+  var id: Self { self }
+  var name: String { rawValue.capitalized }
+}
+
+extension SyncUp {
+  static let mock = Self(
+    id: UUID(),
+    attendees: [
+      Attendee(id: UUID(), name: "Blob"),
+      Attendee(id: UUID(), name: "Blob Jr"),
+      Attendee(id: UUID(), name: "Blob Sr"),
+      Attendee(id: UUID(), name: "Blob Esq"),
+      Attendee(id: UUID(), name: "Blob III"),
+      Attendee(id: UUID(), name: "Blob I"),
+    ],
+    duration: .seconds(60),
+    meetings: [
+      Meeting(
+        id: UUID(),
+        date: Date().addingTimeInterval(-60 * 60 * 24 * 7),
+        transcript: """
+          Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor \
+          incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud \
+          exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure \
+          dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur. \
+          Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia deserunt \
+          mollit anim id est laborum.
+          """
+      )
+    ],
+    theme: .orange,
+    title: "Design"
+  )
+
+  static let engineeringMock = Self(
+    id: UUID(),
+    attendees: [
+      Attendee(id: UUID(), name: "Blob"),
+      Attendee(id: UUID(), name: "Blob Jr"),
+    ],
+    duration: .seconds(60 * 10),
+    theme: .periwinkle,
+    title: "Engineering"
+  )
+
+  static let productMock = Self(
+    id: UUID(),
+    attendees: [
+      Attendee(id: UUID(), name: "Blob Sr"),
+      Attendee(id: UUID(), name: "Blob Jr"),
+    ],
+    duration: .seconds(60 * 30),
+    theme: .poppy,
+    title: "Product"
+  )
+}
+
+// TCA: `FileStorageKey<IdentifiedArrayOf<SyncUp>>.Default` with `default: []`, so that
+// `@Shared(.syncUps) var syncUps` needs no default. ValueStore has no `.Default` key: every
+// declaration states it, with the type (`@Shared(.syncUps) var syncUps = [syncUp]` does not
+// compile: the literal is taken as an `Array` before the key's type is known).
+extension SharedKey where Self == FileStorageKey<IdentifiedArrayOf<SyncUp>> {
+  static var syncUps: Self {
+    // TCA: `URL.documentsDirectory`, which Foundation on Linux does not have.
+    .fileStorage(
+      FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+        .appending(component: "sync-ups.json"))
+  }
+}
+
+// MARK: - Dependencies
+
+/// TCA's `SpeechClient`, without Apple's Speech framework (not on Linux): its own authorization
+/// status, and a task that takes no recognition request.
+struct SpeechClient: Sendable {
+  var authorizationStatus: @Sendable () -> SpeechAuthorizationStatus =
+    unimplemented("SpeechClient.authorizationStatus", placeholder: .denied)
+  var requestAuthorization: @Sendable () async -> SpeechAuthorizationStatus =
+    unimplemented("SpeechClient.requestAuthorization", placeholder: .denied)
+  var startTask: @Sendable () async -> AsyncThrowingStream<SpeechRecognitionResult, any Error> =
+    unimplemented("SpeechClient.startTask", placeholder: .finished())
+}
+
+enum SpeechAuthorizationStatus: Sendable {
+  case notDetermined, denied, restricted, authorized
+}
+
+struct SpeechRecognitionResult: Equatable, Sendable {
+  var bestTranscription: Transcription
+  var isFinal: Bool
+}
+
+struct Transcription: Equatable, Sendable {
+  var formattedString: String
+}
+
+extension SpeechClient: DependencyKey {
+  // No speech recognizer on this platform: recording goes on without a transcript.
+  static let liveValue = SpeechClient(
+    authorizationStatus: { .restricted },
+    requestAuthorization: { .restricted },
+    startTask: { .finished() }
+  )
+  static let testValue = SpeechClient()
+}
+
+extension DependencyValues {
+  var speechClient: SpeechClient {
+    get { self[SpeechClient.self] }
+    set { self[SpeechClient.self] = newValue }
+  }
+
+  var openSettings: @Sendable () async -> Void {
+    get { self[OpenSettingsKey.self] }
+    set { self[OpenSettingsKey.self] = newValue }
+  }
+
+  private enum OpenSettingsKey: DependencyKey {
+    static let liveValue: @Sendable () async -> Void = {}  // no settings app to open here
+  }
 }
 
 // MARK: - Form
 
 struct SyncUpForm: Reducer {
   struct State: ObservableState, Equatable, Sendable {
-    struct Fields: Equatable, Sendable { var syncUp: SyncUp }
+    struct Fields: Equatable, Sendable {
+      var focus: Field? = .title
+      var syncUp: SyncUp
+    }
     var _$fields: Observed<Fields>
-  }
-  enum Action: Equatable, Sendable {
-    case setTitle(String), addAttendee(String), removeAttendee(at: Int), closeButtonTapped
+
+    enum Field: Hashable, Sendable {
+      case attendee(Attendee.ID)
+      case title
+    }
   }
 
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case let .setTitle(title): state.syncUp.title = title
-    case let .addAttendee(name): state.syncUp.attendees.append(name)
-    case let .removeAttendee(index): state.syncUp.attendees.remove(at: index)
-    case .closeButtonTapped: return .dismiss
+  enum Action: BindableAction, Equatable, Sendable {
+    case addAttendeeButtonTapped
+    case binding(BindingAction<State>)
+    case deleteAttendees(atOffsets: IndexSet)
+  }
+
+  @Dependency(\.uuid) var uuid
+
+  var body: some Reducer<State, Action> {
+    BindingReducer()
+    Reduce { state, action in
+      switch action {
+      case .addAttendeeButtonTapped:
+        let attendee = Attendee(id: uuid())
+        state.syncUp.attendees.append(attendee)
+        state.focus = .attendee(attendee.id)
+        return .none
+
+      case .binding:
+        return .none
+
+      case .deleteAttendees(atOffsets: let indices):
+        state.syncUp.attendees.remove(atOffsets: indices)
+        if state.syncUp.attendees.isEmpty {
+          state.syncUp.attendees.append(Attendee(id: uuid()))
+        }
+        guard let firstIndex = indices.first
+        else { return .none }
+        let index = min(firstIndex, state.syncUp.attendees.count - 1)
+        state.focus = .attendee(state.syncUp.attendees[index].id)
+        return .none
+      }
     }
-    return .none
+  }
+}
+
+extension SyncUpForm.State {
+  init(focus: Field? = .title, syncUp: SyncUp) {
+    var syncUp = syncUp
+    if syncUp.attendees.isEmpty {
+      @Dependency(\.uuid) var uuid
+      syncUp.attendees.append(Attendee(id: uuid()))
+    }
+    self.init(.init(focus: focus, syncUp: syncUp))
   }
 }
 
 // MARK: - List
 
 struct SyncUpsList: Reducer {
+  enum Destination: Equatable, Sendable, CasePathable {
+    case add(SyncUpForm.State)
+    case alert(AlertState<Alert>)
+  }
+  enum DestinationAction: Equatable, Sendable {
+    case add(SyncUpForm.Action)
+    case alert(Alert)
+  }
+  enum Alert: Equatable, Sendable {
+    case confirmLoadMockData
+  }
+
   struct State: ObservableState, Equatable, Sendable {
     struct Fields: Equatable, Sendable {
-      var syncUps: IdentifiedArrayOf<SyncUp> = []
-      var addSyncUp: SyncUpForm.State?
-      var nextID = 0
+      var destination: Destination?
     }
     var _$fields = Observed(Fields())
+    @Shared(.syncUps) var syncUps: IdentifiedArrayOf<SyncUp> = []
+    init(_$fields: Observed<Fields> = Observed(Fields())) { self._$fields = _$fields }
   }
+
   enum Action: Equatable, Sendable {
-    case addSyncUpButtonTapped, confirmAddButtonTapped, discardButtonTapped
-    case addSyncUp(PresentationAction<SyncUpForm.Action>)
+    case addSyncUpButtonTapped
+    case confirmAddSyncUpButtonTapped
+    case destination(PresentationAction<DestinationAction>)
+    case dismissAddSyncUpButtonTapped
+    case onDelete(IndexSet)
   }
+
+  @Dependency(\.uuid) var uuid
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
       switch action {
       case .addSyncUpButtonTapped:
-        state.addSyncUp = SyncUpForm.State(.init(syncUp: SyncUp(.init(id: state.nextID))))
-        state.nextID += 1
-      case .confirmAddButtonTapped:
-        guard let form = state.addSyncUp else { break }
-        state.syncUps.append(form.syncUp)
-        state.addSyncUp = nil
-      case .discardButtonTapped:
-        state.addSyncUp = nil
-      case .addSyncUp:
-        break
+        state.destination = .add(
+          SyncUpForm.State(
+            syncUp: SyncUp(id: uuid())
+          )
+        )
+        return .none
+
+      case .confirmAddSyncUpButtonTapped:
+        guard case .some(.add(let editState)) = state.destination
+        else { return .none }
+        var syncUp = editState.syncUp
+        syncUp.attendees.removeAll { attendee in
+          attendee.name.allSatisfy(\.isWhitespace)
+        }
+        if syncUp.attendees.isEmpty {
+          syncUp.attendees.append(
+            editState.syncUp.attendees.first
+              ?? Attendee(id: uuid())
+          )
+        }
+        state.$syncUps.withLock { _ = $0.append(syncUp) }
+        state.destination = nil
+        return .none
+
+      case .destination:
+        return .none
+
+      case .dismissAddSyncUpButtonTapped:
+        state.destination = nil
+        return .none
+
+      case .onDelete(let indexSet):
+        state.$syncUps.withLock { $0.remove(atOffsets: indexSet) }
+        return .none
       }
-      return .none
     }
-    .ifLet(\.addSyncUp, action: Action.addSyncUp) { SyncUpForm() }
+    .ifLet(\.destination, action: Action.destination) {
+      Scope(state: Destination.add, action: DestinationAction.add) { SyncUpForm() }
+    }
   }
 }
 
@@ -78,56 +321,174 @@ struct SyncUpsList: Reducer {
 
 struct SyncUpDetail: Reducer {
   enum Destination: Equatable, Sendable, CasePathable {
-    case edit(SyncUpForm.State), alert(AlertState<Alert>)
+    case alert(AlertState<Alert>)
+    case edit(SyncUpForm.State)
   }
-  enum Alert: Equatable, Sendable { case confirmDeletion }
-  enum DestinationAction: Equatable, Sendable { case edit(SyncUpForm.Action), alert(Alert) }
+  enum DestinationAction: Equatable, Sendable {
+    case alert(Alert)
+    case edit(SyncUpForm.Action)
+  }
+  enum Alert: Equatable, Sendable {
+    case confirmDeletion
+    case continueWithoutRecording
+    case openSettings
+  }
 
   struct State: ObservableState, Equatable, Sendable {
     struct Fields: Equatable, Sendable {
-      var syncUp: SyncUp
       var destination: Destination?
     }
     var _$fields: Observed<Fields>
+    @Shared var syncUp: SyncUp
+
+    // TCA's memberwise initializer. ValueStore's `State(.init(…))` has no place for a shared
+    // value without a default, yet `ObservableState` requires `init(_$fields:)`: it can't be made.
+    init(destination: Destination? = nil, syncUp: Shared<SyncUp>) {
+      _$fields = Observed(Fields(destination: destination))
+      _syncUp = syncUp
+    }
+    init(_$fields: Observed<Fields>) { fatalError("SyncUpDetail.State(syncUp:) takes the shared sync-up") }
   }
+
   enum Action: Equatable, Sendable {
-    case editButtonTapped, doneEditingButtonTapped, cancelEditButtonTapped, deleteButtonTapped
-    case startMeetingButtonTapped
-    case destination(PresentationAction<DestinationAction>)
+    case cancelEditButtonTapped
     case delegate(Delegate)
-    enum Delegate: Equatable, Sendable { case deleteSyncUp(id: Int), syncUpUpdated(SyncUp), startMeeting(SyncUp) }
+    case deleteButtonTapped
+    case deleteMeetings(atOffsets: IndexSet)
+    case destination(PresentationAction<DestinationAction>)
+    case doneEditingButtonTapped
+    case editButtonTapped
+    case startMeetingButtonTapped
+
+    enum Delegate: Equatable, Sendable {
+      case startMeeting(Shared<SyncUp>)
+    }
   }
+
+  @Dependency(\.dismiss) var dismiss
+  @Dependency(\.openSettings) var openSettings
+  @Dependency(\.speechClient.authorizationStatus) var authorizationStatus
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
       switch action {
-      case .editButtonTapped:
-        state.destination = .edit(SyncUpForm.State(.init(syncUp: state.syncUp)))
-      case .doneEditingButtonTapped:
-        guard case let .edit(form)? = state.destination else { break }
-        state.syncUp = form.syncUp
-        state.destination = nil
-        return .send(.delegate(.syncUpUpdated(form.syncUp)))
       case .cancelEditButtonTapped:
         state.destination = nil
+        return .none
+
+      case .delegate:
+        return .none
+
       case .deleteButtonTapped:
-        state.destination = .alert(
-          AlertState(title: "Delete?", message: "Are you sure you want to delete this meeting?") {
-            ButtonState(role: .destructive, action: .confirmDeletion) { "Yes" }
-            ButtonState(role: .cancel) { "Nevermind" }
-          })
-      case .destination(.presented(.alert(.confirmDeletion))):
-        return .merge(.send(.delegate(.deleteSyncUp(id: state.syncUp.id))), .dismiss)
+        state.destination = .alert(.deleteSyncUp)
+        return .none
+
+      case .deleteMeetings(atOffsets: let indices):
+        state.$syncUp.withLock { $0.meetings.remove(atOffsets: indices) }
+        return .none
+
+      case .destination(.presented(.alert(let alertAction))):
+        switch alertAction {
+        case .confirmDeletion:
+          @Shared(.syncUps) var syncUps: IdentifiedArrayOf<SyncUp> = []
+          // TCA reads `state.syncUp.id` inside the lock: here that stops the process, as
+          // `state.syncUp` is a part of `syncUps` (reading it takes the lock held), so read it first.
+          let id = state.syncUp.id
+          $syncUps.withLock { _ = $0.remove(id: id) }
+          return .run { _ in await dismiss() }
+
+        case .continueWithoutRecording:
+          return .send(.delegate(.startMeeting(state.$syncUp)))
+
+        case .openSettings:
+          return .run { _ in await openSettings() }
+        }
+
+      case .destination:
+        return .none
+
+      case .doneEditingButtonTapped:
+        guard case .some(.edit(let editState)) = state.destination
+        else { return .none }
+        state.$syncUp.withLock { $0 = editState.syncUp }
+        state.destination = nil
+        return .none
+
+      case .editButtonTapped:
+        state.destination = .edit(SyncUpForm.State(syncUp: state.syncUp))
+        return .none
+
       case .startMeetingButtonTapped:
-        return .send(.delegate(.startMeeting(state.syncUp)))
-      case .destination, .delegate:
-        break
+        switch authorizationStatus() {
+        case .notDetermined, .authorized:
+          return .send(.delegate(.startMeeting(state.$syncUp)))
+
+        case .denied:
+          state.destination = .alert(.speechRecognitionDenied)
+          return .none
+
+        case .restricted:
+          state.destination = .alert(.speechRecognitionRestricted)
+          return .none
+        }
       }
-      return .none
     }
     .ifLet(\.destination, action: Action.destination) {
       Scope(state: Destination.edit, action: DestinationAction.edit) { SyncUpForm() }
     }
+  }
+}
+
+extension AlertState where Action == SyncUpDetail.Alert {
+  static let deleteSyncUp = Self {
+    TextState("Delete?")
+  } actions: {
+    ButtonState(role: .destructive, action: .confirmDeletion) {
+      TextState("Yes")
+    }
+    ButtonState(role: .cancel) {
+      TextState("Nevermind")
+    }
+  } message: {
+    TextState("Are you sure you want to delete this meeting?")
+  }
+
+  static let speechRecognitionDenied = Self {
+    TextState("Speech recognition denied")
+  } actions: {
+    ButtonState(action: .continueWithoutRecording) {
+      TextState("Continue without recording")
+    }
+    ButtonState(action: .openSettings) {
+      TextState("Open settings")
+    }
+    ButtonState(role: .cancel) {
+      TextState("Cancel")
+    }
+  } message: {
+    TextState(
+      """
+      You previously denied speech recognition and so your meeting will not be recorded. You can \
+      enable speech recognition in settings, or you can continue without recording.
+      """
+    )
+  }
+
+  static let speechRecognitionRestricted = Self {
+    TextState("Speech recognition restricted")
+  } actions: {
+    ButtonState(action: .continueWithoutRecording) {
+      TextState("Continue without recording")
+    }
+    ButtonState(role: .cancel) {
+      TextState("Cancel")
+    }
+  } message: {
+    TextState(
+      """
+      Your device does not support speech recognition and so your meeting will not be recorded.
+      """
+    )
   }
 }
 
@@ -136,95 +497,243 @@ struct SyncUpDetail: Reducer {
 struct RecordMeeting: Reducer {
   struct State: ObservableState, Equatable, Sendable {
     struct Fields: Equatable, Sendable {
-      var syncUp: SyncUp
+      var alert: AlertState<Action.Alert>?
       var secondsElapsed = 0
       var speakerIndex = 0
+      var transcript = ""
     }
     var _$fields: Observed<Fields>
-  }
-  enum Action: Equatable, Sendable {
-    case onTask, timerTick, nextButtonTapped, endMeetingButtonTapped
-    case delegate(Delegate)
-    enum Delegate: Equatable, Sendable { case save(transcript: String) }
-  }
-  enum CancelID { case timer }
-  @Dependency(\.continuousClock) var clock
+    @Shared var syncUp: SyncUp
 
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .onTask:
-      return .run { [clock] send in
-        for await _ in clock.timer(interval: .seconds(1)) { await send(.timerTick) }
-      }
-      .cancellable(id: CancelID.timer, cancelInFlight: true)
-    case .timerTick:
-      state.secondsElapsed += 1
-      let secondsPerSpeaker = state.syncUp.minutes * 60 / max(state.syncUp.attendees.count, 1)
-      if state.secondsElapsed.isMultiple(of: secondsPerSpeaker) {
-        if state.speakerIndex == state.syncUp.attendees.count - 1 {
-          return .merge(.send(.delegate(.save(transcript: ""))), .dismiss)
+    var durationRemaining: Duration {
+      syncUp.duration - .seconds(self.secondsElapsed)
+    }
+
+    // TCA's memberwise initializer (see `SyncUpDetail.State`).
+    init(alert: AlertState<Action.Alert>? = nil, syncUp: Shared<SyncUp>) {
+      _$fields = Observed(Fields(alert: alert))
+      _syncUp = syncUp
+    }
+    init(_$fields: Observed<Fields>) { fatalError("RecordMeeting.State(syncUp:) takes the shared sync-up") }
+  }
+
+  enum Action: Equatable, Sendable {
+    case alert(PresentationAction<Alert>)
+    case endMeetingButtonTapped
+    case nextButtonTapped
+    case onTask
+    case timerTick
+    case speechFailure
+    case speechResult(SpeechRecognitionResult)
+
+    enum Alert: Equatable, Sendable {
+      case confirmDiscard
+      case confirmSave
+    }
+  }
+
+  @Dependency(\.continuousClock) var clock
+  @Dependency(\.dismiss) var dismiss
+  @Dependency(\.speechClient) var speechClient
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .alert(.presented(.confirmDiscard)):
+        return .run { _ in await dismiss() }
+
+      case .alert(.presented(.confirmSave)):
+        state.$syncUp.withLock { $0.insert(transcript: state.transcript) }
+        return .run { _ in await dismiss() }
+
+      case .alert:
+        return .none
+
+      case .endMeetingButtonTapped:
+        state.alert = .endMeeting(isDiscardable: true)
+        return .none
+
+      case .nextButtonTapped:
+        guard state.speakerIndex < state.syncUp.attendees.count - 1
+        else {
+          state.alert = .endMeeting(isDiscardable: false)
+          return .none
         }
         state.speakerIndex += 1
+        state.secondsElapsed =
+          state.speakerIndex * Int(state.syncUp.durationPerAttendee.components.seconds)
+        return .none
+
+      case .onTask:
+        return .run { send in
+          let authorization =
+            speechClient.authorizationStatus() == .notDetermined
+            ? await speechClient.requestAuthorization()
+            : speechClient.authorizationStatus()
+
+          await withDiscardingTaskGroup { group in
+            if authorization == .authorized {
+              group.addTask {
+                await startSpeechRecognition(send: send)
+              }
+            }
+            group.addTask {
+              await startTimer(send: send)
+            }
+          }
+        }
+
+      case .timerTick:
+        guard state.alert == nil
+        else { return .none }
+
+        state.secondsElapsed += 1
+
+        let secondsPerAttendee = Int(state.syncUp.durationPerAttendee.components.seconds)
+        if state.secondsElapsed.isMultiple(of: secondsPerAttendee) {
+          if state.secondsElapsed == state.syncUp.duration.components.seconds {
+            state.$syncUp.withLock { $0.insert(transcript: state.transcript) }
+            return .run { _ in await dismiss() }
+          }
+          state.speakerIndex += 1
+        }
+
+        return .none
+
+      case .speechFailure:
+        if !state.transcript.isEmpty {
+          state.transcript += " ❌"
+        }
+        state.alert = .speechRecognizerFailed
+        return .none
+
+      case .speechResult(let result):
+        state.transcript = result.bestTranscription.formattedString
+        return .none
       }
-      return .none
-    case .nextButtonTapped:
-      guard state.speakerIndex < state.syncUp.attendees.count - 1 else {
-        return .merge(.send(.delegate(.save(transcript: ""))), .dismiss)
-      }
-      state.speakerIndex += 1
-      state.secondsElapsed = state.speakerIndex * state.syncUp.minutes * 60 / max(state.syncUp.attendees.count, 1)
-      return .none
-    case .endMeetingButtonTapped:
-      return .merge(.send(.delegate(.save(transcript: "Ended early"))), .dismiss)
-    case .delegate:
-      return .none
     }
+    .ifLet(\.alert, action: Action.alert)
+  }
+
+  private func startSpeechRecognition(send: Send<Action>) async {
+    do {
+      let speechTask = await speechClient.startTask()
+      for try await result in speechTask {
+        await send(.speechResult(result))
+      }
+    } catch {
+      await send(.speechFailure)
+    }
+  }
+
+  private func startTimer(send: Send<Action>) async {
+    for await _ in clock.timer(interval: .seconds(1)) {
+      await send(.timerTick)
+    }
+  }
+}
+
+extension SyncUp {
+  fileprivate mutating func insert(transcript: String) {
+    @Dependency(\.date.now) var now
+    @Dependency(\.uuid) var uuid
+    meetings.insert(
+      Meeting(
+        id: uuid(),
+        date: now,
+        transcript: transcript
+      ),
+      at: 0
+    )
+  }
+}
+
+extension AlertState where Action == RecordMeeting.Action.Alert {
+  static func endMeeting(isDiscardable: Bool) -> Self {
+    Self {
+      TextState("End meeting?")
+    } actions: {
+      ButtonState(action: .confirmSave) {
+        TextState("Save and end")
+      }
+      if isDiscardable {
+        ButtonState(role: .destructive, action: .confirmDiscard) {
+          TextState("Discard")
+        }
+      }
+      ButtonState(role: .cancel) {
+        TextState("Resume")
+      }
+    } message: {
+      TextState("You are ending the meeting early. What would you like to do?")
+    }
+  }
+
+  static let speechRecognizerFailed = Self {
+    TextState("Speech recognition failure")
+  } actions: {
+    ButtonState(role: .cancel) {
+      TextState("Continue meeting")
+    }
+    ButtonState(role: .destructive, action: .confirmDiscard) {
+      TextState("Discard meeting")
+    }
+  } message: {
+    TextState(
+      """
+      The speech recognizer has failed for some reason and so your meeting will no longer be \
+      recorded. What do you want to do?
+      """
+    )
   }
 }
 
 // MARK: - App
 
+/// TCA's `AppFeature` (the name is taken in this test target by the README's example).
 struct SyncUpsApp: Reducer {
   enum Path: Equatable, Sendable, CasePathable {
-    case detail(SyncUpDetail.State), record(RecordMeeting.State)
+    case detail(SyncUpDetail.State)
+    case meeting(Meeting, syncUp: SyncUp)
+    case record(RecordMeeting.State)
   }
-  enum PathAction: Equatable, Sendable { case detail(SyncUpDetail.Action), record(RecordMeeting.Action) }
+  enum PathAction: Equatable, Sendable {
+    case detail(SyncUpDetail.Action)
+    case record(RecordMeeting.Action)
+  }
 
   struct State: ObservableState, Equatable, Sendable {
     struct Fields: Equatable, Sendable {
-      var list = SyncUpsList.State()
       var path = StackState<Path>()
+      var syncUpsList = SyncUpsList.State()
     }
     var _$fields = Observed(Fields())
   }
+
   enum Action: Equatable, Sendable {
-    case list(SyncUpsList.Action), path(StackAction<Path, PathAction>), syncUpTapped(id: Int)
+    case path(StackAction<Path, PathAction>)
+    case syncUpsList(SyncUpsList.Action)
   }
 
   var body: some Reducer<State, Action> {
-    Scope(state: \.list, action: Action.list) { SyncUpsList() }
+    Scope(state: \.syncUpsList, action: Action.syncUpsList) {
+      SyncUpsList()
+    }
     Reduce { state, action in
       switch action {
-      case let .syncUpTapped(id):
-        guard let syncUp = state.list.syncUps[id: id] else { break }
-        state.path.append(.detail(SyncUpDetail.State(.init(syncUp: syncUp))))
-      case let .path(.element(_, .detail(.delegate(delegate)))):
-        switch delegate {
-        case let .deleteSyncUp(id): state.list.syncUps.remove(id: id)
-        case let .syncUpUpdated(syncUp): state.list.syncUps[id: syncUp.id] = syncUp
-        case let .startMeeting(syncUp): state.path.append(.record(RecordMeeting.State(.init(syncUp: syncUp))))
+      case .path(.element(_, .detail(.delegate(let delegateAction)))):
+        switch delegateAction {
+        case .startMeeting(let sharedSyncUp):
+          state.path.append(.record(RecordMeeting.State(syncUp: sharedSyncUp)))
+          return .none
         }
-      case let .path(.element(id, .record(.delegate(.save(transcript))))):
-        guard let detailID = state.path.ids.last(where: { $0 < id }),
-          case let .detail(detail)? = state.path[id: detailID]
-        else { break }
-        let meeting = transcript.isEmpty ? "Meeting \(detail.syncUp.meetings.count + 1)" : transcript
-        state.path[id: detailID]?.modify(Path.detail) { $0.syncUp.meetings.append(meeting) }
-        state.list.syncUps[id: detail.syncUp.id]?.meetings.append(meeting)
-      case .list, .path:
-        break
+
+      case .path:
+        return .none
+
+      case .syncUpsList:
+        return .none
       }
-      return .none
     }
     .forEach(\.path, action: Action.path) {
       Scope(state: Path.detail, action: PathAction.detail) { SyncUpDetail() }
