@@ -96,8 +96,15 @@ extension TestStore {
   private func stateChangeMessage(
     _ expected: State, _ actual: State, _ snapshot: SharedSnapshot, fromAsserted: Bool, hasClosure: Bool
   ) -> String {
-    let expectedDump = sharedChanges.asserting(at: snapshot, fromAsserted: fromAsserted) { String(customDumping: expected) }
-    let actualDump = sharedChanges.actual(at: snapshot) { String(customDumping: actual) }
+    var expectedDump = sharedChanges.asserting(at: snapshot, fromAsserted: fromAsserted) { String(customDumping: expected) }
+    var actualDump = sharedChanges.actual(at: snapshot) { String(customDumping: actual) }
+    if expectedDump == actualDump {
+      // A shared value the state reaches only through a part that is gone (a removed row's): shown apart.
+      for (expectedValue, actualValue) in sharedChanges.mismatches(at: snapshot, exhaustive: fromAsserted) {
+        expectedDump += "\n\nShared value: " + String(customDumping: expectedValue)
+        actualDump += "\n\nShared value: " + String(customDumping: actualValue)
+      }
+    }
     return differenceMessage(
       hasClosure ? "State change does not match expectation:" : "State was expected not to change, but it did:",
       dumps: expectedDump, actualDump, firstName: "Expected", secondName: "Actual")

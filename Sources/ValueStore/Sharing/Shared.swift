@@ -45,8 +45,20 @@ public struct Shared<Value: Sendable>: Sendable {
   /// ```swift
   /// @Shared(.appStorage("isOnboarded")) var isOnboarded = false
   /// ```
-  public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) {
+  public init<Key: SharedKey>(wrappedValue: @autoclosure () -> Key.Value, _ key: Key) where Key.Value == Value {
     reference = SharedReferences.current.reference(for: key, default: wrappedValue)
+  }
+
+  /// The value stored under `key`, or the key's own default (``SharedKeyDefault``) if nothing is.
+  ///
+  /// ```swift
+  /// extension SharedKey where Self == FileStorageKey<IdentifiedArrayOf<SyncUp>>.Default {
+  ///   static var syncUps: Self { Self[.fileStorage(.syncUpsURL), default: []] }
+  /// }
+  /// @Shared(.syncUps) var syncUps
+  /// ```
+  public init<Key: SharedKey>(_ key: SharedKeyDefault<Key>) where Key.Value == Value {
+    self.init(wrappedValue: key.defaultValue(), key)
   }
 
   init(reference: SharedBox<Value>) { self.reference = reference }

@@ -150,10 +150,17 @@ public final class SharedChangeTracker: Sendable {
   /// Whether a shared value at `snapshot` is not what the assertion says: one it set and is not
   /// that, or (when `exhaustive`) one changed that it did not set.
   public func hasMismatch(at snapshot: SharedSnapshot, exhaustive: Bool) -> Bool {
+    !mismatches(at: snapshot, exhaustive: exhaustive).isEmpty
+  }
+
+  /// The shared values `hasMismatch` finds, expected and actual: what a failure shows when the
+  /// state does not (a value reached only through a part of it that is gone).
+  public func mismatches(at snapshot: SharedSnapshot, exhaustive: Bool) -> [(expected: any Sendable, actual: any Sendable)] {
     entries.withLock { entries in
-      entries.contains { id, entry in
-        guard let expected = entry.expected ?? (exhaustive ? entry.asserted : nil) else { return false }
-        return !entry.reference.isEqual(expected, snapshot.values[id] ?? entry.asserted)
+      entries.compactMap { id, entry in
+        guard let expected = entry.expected ?? (exhaustive ? entry.asserted : nil) else { return nil }
+        let actual = snapshot.values[id] ?? entry.asserted
+        return entry.reference.isEqual(expected, actual) ? nil : (expected, actual)
       }
     }
   }

@@ -36,6 +36,43 @@ extension SharedKey {
   public var savesDefault: Bool { false }
 }
 
+/// A key with a default value of its own: `@Shared(.syncUps) var syncUps` needs no `= []`. The key
+/// names the same value as its base key (declarations with either share it).
+///
+/// ```swift
+/// extension SharedKey where Self == FileStorageKey<IdentifiedArrayOf<SyncUp>>.Default {
+///   static var syncUps: Self { Self[.fileStorage(.syncUpsURL), default: []] }
+/// }
+/// ```
+public struct SharedKeyDefault<Base: SharedKey>: SharedKey {
+  let base: Base
+  let defaultValue: @Sendable () -> Base.Value
+
+  /// `key`, with `value` used when nothing is stored under it.
+  public static subscript(_ key: Base, default value: @autoclosure @escaping @Sendable () -> Base.Value) -> Self {
+    Self(base: key, defaultValue: value)
+  }
+
+  public var id: Base.ID { base.id }
+  public func load() -> Base.Value? { base.load() }
+  public func save(_ value: Base.Value) { base.save(value) }
+  public var savesDefault: Bool { base.savesDefault }
+}
+
+/// A key standing for another (its base), with a default.
+private protocol DefaultedKey {
+  var baseKeyType: Any.Type { get }
+}
+
+extension SharedKeyDefault: DefaultedKey {
+  var baseKeyType: Any.Type { (base as? any DefaultedKey)?.baseKeyType ?? Base.self }
+}
+
+extension SharedKey {
+  /// This key with a default value of its own (see ``SharedKeyDefault``).
+  public typealias Default = SharedKeyDefault<Self>
+}
+
 /// The shared values made in one dependency context (the app's, or one test's), by key: the
 /// references `Shared`s of equal keys share. Kept for the context's lifetime, as an in-memory
 /// value must be (a persisted one is few and small: a setting, a file's list).
@@ -53,7 +90,9 @@ final class SharedReferences: Sendable {
   /// The reference `key` names, made with the value it loads (or `makeDefault()`) if there is none.
   /// Loading and the default run outside the lock; a reference another thread made meanwhile wins.
   func reference<Key: SharedKey>(for key: Key, default makeDefault: () -> Key.Value) -> SharedReference<Key.Value> {
-    let id = KeyID(type: ObjectIdentifier(Key.self), id: AnyHashable(key.id))
+    // A key with a default names its base key's value.
+    let keyType = (key as? any DefaultedKey).map { $0.baseKeyType } ?? Key.self
+    let id = KeyID(type: ObjectIdentifier(keyType), id: AnyHashable(key.id))
     if let found = references.withValue({ $0[id] }) { return Self.cast(found, key) }
     let loaded = key.load()
     let made = SharedReference(loaded ?? makeDefault(), persistence: SharedPersistence(save: key.save))

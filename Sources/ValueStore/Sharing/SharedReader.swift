@@ -16,8 +16,13 @@ public struct SharedReader<Value: Sendable>: Sendable {
   public init(value: Value) { reference = SharedReference(value) }
 
   /// The value stored under `key`, or `wrappedValue` if nothing is stored there yet (see ``Shared``).
-  public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) {
+  public init<Key: SharedKey>(wrappedValue: @autoclosure () -> Key.Value, _ key: Key) where Key.Value == Value {
     self.init(Shared(wrappedValue: wrappedValue(), key))
+  }
+
+  /// The value stored under `key`, or the key's own default if nothing is.
+  public init<Key: SharedKey>(_ key: SharedKeyDefault<Key>) where Key.Value == Value {
+    self.init(Shared(key))
   }
 
   /// The current value, tracked as ``Shared/wrappedValue`` is.

@@ -80,7 +80,7 @@ class SharedBox<Value: Sendable>: @unchecked Sendable {  // immutable; subclasse
 /// part changed. The value is guarded by `lock`.
 final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Sendable {  // guarded by `lock`
   private let lock = Lock(
-    reentryMessage: "a shared value was read or locked inside its own withLock: use the closure's argument")
+    reentryMessage: "a shared value was locked inside its own withLock (or a part of it was): use the closure's argument")
   @exclusivity(unchecked) private var value: Value
   /// The projections made of this value, weakly; pruned as they go.
   @exclusivity(unchecked) private var projections: [WeakProjection] = []
@@ -93,7 +93,12 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
     self.persistence = persistence
   }
 
-  override var currentValue: Value { lock.withLock { value } }
+  /// Read inside this value's own `withLock` (a projection of it read there: `$rows.withLock {
+  /// $0.remove(id: row.id) }`), it is the value as the body has changed it so far, as TCA's is.
+  override var currentValue: Value {
+    if lock.isHeldByCurrentThread { return value }
+    return lock.withLock { value }
+  }
 
   override var expectedOrCurrentValue: Value {
     if SharedChangeTracker.hasView, let viewed = SharedChangeTracker.viewedValue(of: self) { return viewed }

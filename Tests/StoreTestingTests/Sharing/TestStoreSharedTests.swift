@@ -74,4 +74,37 @@ struct TestStoreSharedTests {
     await store.send(.increment)
     await store.send(.increment) { $0.$count.withLock { $0 = 2 } }
   }
+
+  struct Row: Identifiable, Equatable, Sendable {
+    let id: Int
+    var title: String
+  }
+
+  struct RowFeature: Reducer {
+    struct State: ObservableState, Equatable {
+      struct Fields: Equatable {}
+      var _$fields = Observed(Fields())
+      @Shared var row: Row
+      init(_$fields: Observed<Fields>) { fatalError("made with init(row:)") }
+      init(row: Shared<Row>) { _$fields = Observed(Fields()); _row = row }
+    }
+    enum Action: Equatable, Sendable { case delete }
+    let rows: Shared<IdentifiedArrayOf<Row>>
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      rows.withLock { _ = $0.remove(id: state.row.id) }
+      return .none
+    }
+  }
+
+  /// A change the state reaches only through a part that is gone (the removed row) is shown apart.
+  @Test func aSharedChangeTheStateDoesNotShowIsShownApart() async throws {
+    let rows = Shared(value: IdentifiedArrayOf<Row>(uniqueElements: [Row(id: 1, title: "Blob")]))
+    let row = try #require(Shared(rows[id: 1]))
+    let store = TestStore(initialState: RowFeature.State(row: row)) { RowFeature(rows: rows) }
+    await withKnownIssue {
+      await store.send(.delete)
+    } matching: { issue in
+      "\(issue)".contains("Shared value:") && "\(issue)".contains("Blob")
+    }
+  }
 }

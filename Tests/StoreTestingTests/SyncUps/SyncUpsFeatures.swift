@@ -109,16 +109,15 @@ extension SyncUp {
   )
 }
 
-// TCA: `FileStorageKey<IdentifiedArrayOf<SyncUp>>.Default` with `default: []`, so that
-// `@Shared(.syncUps) var syncUps` needs no default. ValueStore has no `.Default` key: every
-// declaration states it, with the type (`@Shared(.syncUps) var syncUps = [syncUp]` does not
-// compile: the literal is taken as an `Array` before the key's type is known).
-extension SharedKey where Self == FileStorageKey<IdentifiedArrayOf<SyncUp>> {
+extension SharedKey where Self == FileStorageKey<IdentifiedArrayOf<SyncUp>>.Default {
   static var syncUps: Self {
     // TCA: `URL.documentsDirectory`, which Foundation on Linux does not have.
-    .fileStorage(
-      FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
-        .appending(component: "sync-ups.json"))
+    Self[
+      .fileStorage(
+        FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+          .appending(component: "sync-ups.json")),
+      default: []
+    ]
   }
 }
 
@@ -257,7 +256,7 @@ struct SyncUpsList: Reducer {
       var destination: Destination?
     }
     var _$fields = Observed(Fields())
-    @Shared(.syncUps) var syncUps: IdentifiedArrayOf<SyncUp> = []
+    @Shared(.syncUps) var syncUps
     init(_$fields: Observed<Fields> = Observed(Fields())) { self._$fields = _$fields }
   }
 
@@ -390,11 +389,8 @@ struct SyncUpDetail: Reducer {
       case .destination(.presented(.alert(let alertAction))):
         switch alertAction {
         case .confirmDeletion:
-          @Shared(.syncUps) var syncUps: IdentifiedArrayOf<SyncUp> = []
-          // TCA reads `state.syncUp.id` inside the lock: here that stops the process, as
-          // `state.syncUp` is a part of `syncUps` (reading it takes the lock held), so read it first.
-          let id = state.syncUp.id
-          $syncUps.withLock { _ = $0.remove(id: id) }
+          @Shared(.syncUps) var syncUps
+          $syncUps.withLock { _ = $0.remove(id: state.syncUp.id) }
           return .run { _ in await dismiss() }
 
         case .continueWithoutRecording:

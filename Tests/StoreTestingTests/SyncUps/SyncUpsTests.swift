@@ -25,7 +25,7 @@ extension SyncUpsTests {
     /// TCA's `detailEdit`.
     @Test func editingInTheDetail() async throws {
       let syncUp = SyncUp.mock
-      @Shared(.syncUps) var syncUps: IdentifiedArrayOf<SyncUp> = [syncUp]  // TCA: no type (see SyncUpsFeatures)
+      @Shared(.syncUps) var syncUps = [syncUp]
       let store = TestStore(initialState: SyncUpsApp.State()) {
         SyncUpsApp()
       }
@@ -60,7 +60,7 @@ extension SyncUpsTests {
     /// TCA's `delete`.
     @Test func deletingAfterTheAlert() async throws {
       let syncUp = SyncUp.mock
-      @Shared(.syncUps) var syncUps: IdentifiedArrayOf<SyncUp> = [syncUp]  // TCA: no type (see SyncUpsFeatures)
+      @Shared(.syncUps) var syncUps = [syncUp]
       let store = TestStore(initialState: SyncUpsApp.State()) {
         SyncUpsApp()
       }
@@ -615,7 +615,7 @@ extension SyncUpsTests {
 
     @Test func delete() async throws {
       let syncUp = SyncUp.mock
-      @Shared(.syncUps) var syncUps: IdentifiedArrayOf<SyncUp> = [syncUp]  // TCA: no type (see SyncUpsFeatures)
+      @Shared(.syncUps) var syncUps = [syncUp]
       // TCA's "TODO: Can this exhaustively be caught?": here it is (`$syncUps.withLock` below).
       // Left out, the step fails, but its message shows no difference ("Expected and Actual are
       // not equal, but they dump identically"): the change is not reachable from the state.
