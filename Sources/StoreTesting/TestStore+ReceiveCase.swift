@@ -132,4 +132,58 @@ extension TestStore {
       CasePath(embed), payload, timeout: timeout, assert: updateStateToExpectedResult,
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
+
+  /// Asserts that the store received an action in the nested case `path` names, whatever its
+  /// payload, and how it changed the state — TCA's `receive(\.case)`, without a macro (see
+  /// ``Cases``).
+  ///
+  /// ```swift
+  /// await store.receive(\.recordingMemo.delegate.didFinish.success)
+  /// await store.receive(\.path[id: 0].detail.delegate.deleteSyncUp) { $0.path = [] }
+  /// ```
+  public func receive(
+    _ path: CaseKeyPath<Action>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let description = _describe(path)
+    await receiveAction(
+      matching: { path.extract(from: $0) != nil },
+      describedAs: { description },
+      mismatch: { Self.unexpectedActionMessage($0, expected: description) },
+      timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that the store received an action in the nested case `path` names, with `payload`.
+  ///
+  /// ```swift
+  /// await store.receive(\.rows[id: 3].factResponse, "3 is a good number.") {
+  ///   $0.rows[id: 3]?.fact = "3 is a good number."
+  /// }
+  /// ```
+  public func receive<Value: Equatable>(
+    _ path: CaseKeyPath<Action>,
+    _ payload: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let description = "\(_describe(path)), \(String(customDumping: payload))"
+    await receiveAction(
+      matching: { path.extract(from: $0) as? Value == payload },
+      describedAs: { description },
+      mismatch: { Self.unexpectedActionMessage($0, expected: description) },
+      timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
 }

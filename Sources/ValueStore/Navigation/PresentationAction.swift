@@ -27,3 +27,6 @@ extension PresentationAction: Equatable where Action: Equatable {}
 extension PresentationAction: Hashable where Action: Hashable {}
 extension PresentationAction: Sendable where Action: Sendable {}
 extension PresentationAction: CasePathable {}
+
+/// `\.destination.alert.confirm` steps through `.presented`, as TCA's case key paths do.
+extension PresentationAction: CaseKeyPathTransparent {}

@@ -13,3 +13,8 @@ public struct StackElementID: Hashable, Comparable, Sendable, ExpressibleByInteg
 
   public var description: String { "#\(rawValue)" }
 }
+
+/// `\.path[id: 0]`: a stack element's id is written as its number in case key paths.
+extension StackElementID: CaseKeyPathID {
+  var caseKeyPathID: AnyHashable { AnyHashable(rawValue) }
+}

@@ -5,8 +5,9 @@ import ValueStore
 
 /// TCA's SyncUps tests (Examples/SyncUps/SyncUpsTests), one suite per file of theirs, with TCA's
 /// assertions: a change to a shared value is asserted in the step that made it
-/// (`$0.$syncUp.withLock { … }`). TCA's key-path actions (`\.path[id: 0].detail.editButtonTapped`)
-/// are case paths here (`detail(0)`, `.editButtonTapped`).
+/// (`$0.$syncUp.withLock { … }`). Received actions are named by case key paths, as TCA's
+/// (`\.path[id: 1].record.timerTick`); sent ones by a case path and a value (`detail(0)`,
+/// `.editButtonTapped`): a case key path names a case, it cannot build one.
 enum SyncUpsTests {
   /// `\.path[id: id].detail`
   static func detail(_ id: StackElementID) -> CasePath<SyncUpsApp.Action, SyncUpDetail.Action> {
@@ -170,7 +171,7 @@ extension SyncUpsTests {
       }
       await store.send(record(1), .onTask)
       await clock.advance(by: .seconds(1))
-      await store.receive(record(1), .timerTick) {
+      await store.receive(\.path[id: 1].record.timerTick) {
         $0.path[id: 1]?.modify(SyncUpsApp.Path.record) { $0.secondsElapsed = 1 }
       }
       await store.send(.path(.popFrom(id: 1))) { $0.path.pop(from: 1) }
@@ -190,10 +191,10 @@ extension SyncUpsTests {
       await store.send(record(1), .onTask)
       await clock.advance(by: .seconds(1))
       store.exhaustivity = .off  // which timer ticks first is up to the scheduler
-      await store.receive(record(0), .timerTick) {
+      await store.receive(\.path[id: 0].record.timerTick) {
         $0.path[id: 0]?.modify(SyncUpsApp.Path.record) { $0.secondsElapsed = 1 }
       }
-      await store.receive(record(1), .timerTick) {
+      await store.receive(\.path[id: 1].record.timerTick) {
         $0.path[id: 1]?.modify(SyncUpsApp.Path.record) { $0.secondsElapsed = 1 }
       }
       store.exhaustivity = .on
@@ -575,7 +576,7 @@ extension SyncUpsTests {
         $0.destination = nil
       }
 
-      await store.receive(CasePath(SyncUpDetail.Action.delegate).appending(SyncUpDetail.Action.Delegate.startMeeting))
+      await store.receive(\.delegate.startMeeting)
     }
 
     @Test func speechAuthorized() async throws {
@@ -587,7 +588,7 @@ extension SyncUpsTests {
 
       await store.send(.startMeetingButtonTapped)
 
-      await store.receive(CasePath(SyncUpDetail.Action.delegate).appending(SyncUpDetail.Action.Delegate.startMeeting))
+      await store.receive(\.delegate.startMeeting)
     }
 
     @Test func edit() async {
