@@ -73,9 +73,17 @@ public struct Shared<Value: Sendable>: Sendable {
   public var wrappedValue: Value { reference.trackedValue }
 
   /// This `Shared` itself: `state.$count.withLock { … }`, `Child.State(count: state.$count)`.
+  ///
+  /// Set to another (`state.$count = other`), the readers of the value it referred to are told,
+  /// wherever they read it: a state holds its `Shared` beside its fields, so who read it through
+  /// this state cannot be told apart (never lost; spurious for readers through other holders).
   public var projectedValue: Shared<Value> {
     get { self }
-    set { self = newValue }
+    set {
+      let old = reference
+      self = newValue
+      if old !== reference { old.didChange() }
+    }
   }
 
   /// Changes the value with exclusive access to it; its readers hear the change once `body`

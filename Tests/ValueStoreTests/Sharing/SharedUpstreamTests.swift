@@ -357,9 +357,7 @@ struct SharedUpstreamTests {
     withTracking { _ = root.count } onChange: { _ in fired.withValue { $0 += 1 } }
     root.mutate { $0.$count = Shared(value: 1) }
     #expect(root.count == 1)
-    withKnownIssue("Replacing the Shared a state holds does not notify the readers of its value") {
-      #expect(fired.value == 1)
-    }
+    #expect(fired.value == 1)
   }
 
   // MARK: - TCA's default-value cases that apply to plain keys
