@@ -43,12 +43,7 @@ enum SharedScenarios {
           `shared.withLock { $0 += 1 }` / `object.count += 1` / `plain.count += 1`, nobody \
           observing: the lock, the trivially-comparable check, and the (empty) notification.
           """,
-        ours: Workload("ours.shared.write", setUp: { Shared(value: 0) }) { shared, n in
-          for i in 0..<n {
-            shared.withLock { $0 += 1 }
-            blackHole(i)
-          }
-        },
+        ours: Workload("ours.shared.write", setUp: { Shared(value: 0) }, body: increment),
         apple: WriteScenarios.appleWrite,
         plain: WriteScenarios.plainWrite
       ),
@@ -58,12 +53,7 @@ enum SharedScenarios {
           As above on `@Shared(.inMemory("k")) var count = 0`: the value also goes to its key's \
           (no-op) `save` after the lock is released.
           """,
-        ours: Workload("ours.shared.write.inMemory", setUp: inMemoryShared) { shared, n in
-          for i in 0..<n {
-            shared.withLock { $0 += 1 }
-            blackHole(i)
-          }
-        },
+        ours: Workload("ours.shared.write.inMemory", setUp: inMemoryShared, body: increment),
         apple: WriteScenarios.appleWrite,
         plain: WriteScenarios.plainWrite
       ),
@@ -107,6 +97,14 @@ enum SharedScenarios {
 
   /// A value made with an in-memory key, in a dependency context of its own (a fresh store of
   /// references: nothing else holds "k").
+  /// `n` unobserved increments through `withLock`.
+  private static func increment(_ shared: inout Shared<Int>, _ n: Int) {
+    for i in 0..<n {
+      shared.withLock { $0 += 1 }
+      blackHole(i)
+    }
+  }
+
   private static func inMemoryShared() -> Shared<Int> {
     withDependencies { $0 = .test } operation: {
       @Shared(.inMemory("k")) var count = 0

@@ -6,13 +6,7 @@ import Testing
 /// A shared value's readers hear a change through any holder of it, and nobody else does.
 @Suite(.timeLimit(.minutes(1)))
 struct SharedObservationTests {
-  struct Counter: ObservableState, Equatable {
-    struct Fields: Equatable { var title = "" }
-    var _$fields = Observed(Fields())
-    @Shared var count: Int
-    init(_$fields: Observed<Fields>) { self._$fields = _$fields; _count = Shared(value: 0) }
-    init(count: Shared<Int>) { _$fields = Observed(Fields()); _count = count }
-  }
+  typealias Counter = SharedCounter
 
   @Test func aChangeThroughOneStateReachesTheReadersOfAnotherThatSharesIt() {
     let count = Shared(value: 0)
@@ -83,13 +77,7 @@ struct SharedObservationTests {
 @MainActor @Suite(.timeLimit(.minutes(1)))
 struct SharedThroughStoreTests {
   struct Feature: Reducer {
-    struct State: ObservableState, Equatable {
-      struct Fields: Equatable { var title = "" }
-      var _$fields = Observed(Fields())
-      @Shared var count: Int
-      init(_$fields: Observed<Fields>) { self._$fields = _$fields; _count = Shared(value: 0) }
-      init(count: Shared<Int>) { _$fields = Observed(Fields()); _count = count }
-    }
+    typealias State = SharedCounter
     enum Action: Sendable { case increment, rename }
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch action {

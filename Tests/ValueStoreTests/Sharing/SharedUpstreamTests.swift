@@ -409,13 +409,7 @@ struct SharedUpstreamTests {
 
   // MARK: - Fixtures
 
-  struct Counter: ObservableState, Equatable {
-    struct Fields: Equatable { var title = "" }
-    var _$fields = Observed(Fields())
-    @Shared var count: Int
-    init(_$fields: Observed<Fields>) { self._$fields = _$fields; _count = Shared(value: 0) }
-    init(count: Shared<Int>) { _$fields = Observed(Fields()); _count = count }
-  }
+  typealias Counter = SharedCounter
 }
 
 /// swift-sharing's `ParametrizedTests.testCounterWithArguments`: each argument of a parametrized

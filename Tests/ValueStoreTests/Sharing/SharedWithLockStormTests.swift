@@ -13,13 +13,7 @@ struct SharedWithLockStormTests {
   static let increments = 5_000
   static let observersBefore = 16
 
-  struct Counter: ObservableState, Equatable {
-    struct Fields: Equatable { var title = "" }
-    var _$fields = Observed(Fields())
-    @Shared var count: Int
-    init(_$fields: Observed<Fields>) { self._$fields = _$fields; _count = Shared(value: 0) }
-    init(count: Shared<Int>) { _$fields = Observed(Fields()); _count = count }
-  }
+  typealias Counter = SharedCounter
 
   /// How many times each registration's `onChange` ran.
   final class Ledger: Sendable {
