@@ -51,6 +51,18 @@ final class Lock: @unchecked Sendable {
     owner.store(me, ordering: .relaxed)
   }
 
+  /// Takes the lock unless this thread holds it already (then returns false and takes nothing).
+  @inlinable
+  func lockUnlessHeld() -> Bool {
+    let me = currentThreadID()
+    if pthread_mutex_trylock(mutex) != 0 {
+      if owner.load(ordering: .relaxed) == me { return false }
+      pthread_mutex_lock(mutex)
+    }
+    owner.store(me, ordering: .relaxed)
+    return true
+  }
+
   @inlinable
   func unlock() {
     owner.store(0, ordering: .relaxed)

@@ -96,13 +96,20 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
   /// Read inside this value's own `withLock` (a projection of it read there: `$rows.withLock {
   /// $0.remove(id: row.id) }`), it is the value as the body has changed it so far, as TCA's is.
   override var currentValue: Value {
-    if lock.isHeldByCurrentThread { return value }
-    return lock.withLock { value }
+    guard lock.lockUnlessHeld() else { return value }
+    defer { lock.unlock() }
+    return value
   }
 
   override var expectedOrCurrentValue: Value {
-    if SharedChangeTracker.hasView, let viewed = SharedChangeTracker.viewedValue(of: self) { return viewed }
-    return currentValue
+    guard SharedChangeTracker.hasView else { return currentValue }
+    return viewedOrCurrentValue()
+  }
+
+  /// Inside a test's view: what the view gives, else the value (out of line: no optional on the read path).
+  @inline(never)
+  private func viewedOrCurrentValue() -> Value {
+    SharedChangeTracker.viewedValue(of: self) ?? currentValue
   }
 
   /// Readers hear the change once the lock is released — a trivially comparable value (`Int`,
@@ -119,23 +126,27 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
     context.transactionDepth += 1
     defer { context.endTransaction() }
     let result: R
-    var saved: Value?
+    var save: (() -> Void)?
     var watched: [WatchedPart] = []
     do {
       lock.lock()
       defer { lock.unlock() }
       tracker?.willChange(self, from: value)
-      let before = trivialEquality != nil ? value : nil
       if !projections.isEmpty { watched = watchedParts() }
-      result = try body(&value)
-      if let before, trivialEquality!(before, value) { return result }
-      if persistence != nil { saved = value }
+      if let equal = trivialEquality {
+        let before = value
+        result = try body(&value)
+        if equal(before, value) { return result }
+      } else {
+        result = try body(&value)
+      }
+      if let persistence { save = persistence.saving(value) }
       if !watched.isEmpty {
         let root: Any = value
         hidingReads { watched.removeAll { $0.projection.isSame($0.before, inRoot: root) } }
       }
     }
-    if let saved { persistence?.save(saved) }
+    save?()
     didChange()
     for part in watched { part.projection.didChange() }
     return result
@@ -258,4 +269,9 @@ final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>,
 /// Where a persisted shared value is written (see ``SharedKey``).
 struct SharedPersistence<Value: Sendable>: Sendable {
   let save: @Sendable (Value) -> Void
+
+  /// The save of `value`, to run once the lock is released.
+  func saving(_ value: Value) -> () -> Void {
+    { save(value) }
+  }
 }
