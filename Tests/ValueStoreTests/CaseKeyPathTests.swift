@@ -19,6 +19,7 @@ struct CaseKeyPathTests {
     case rows(IdentifiedAction<Int, Row>)
     case path(StackAction<Int, Path>)
     case labeled(count: Int, name: String)
+    case loaded(value: Int)
   }
 
   @Test func aPayloadLessCaseNestedInAnother() {
@@ -58,6 +59,10 @@ struct CaseKeyPathTests {
   @Test func aCaseWithSeveralValuesGivesThemAll() {
     let payload = (\Cases<Action>.labeled).extract(from: .labeled(count: 2, name: "x"))
     #expect((payload as? (count: Int, name: String))?.name == "x")
+  }
+
+  @Test func oneLabeledValueIsThePayload() {
+    #expect((\Cases<Action>.loaded).extract(from: .loaded(value: 42)) as? Int == 42)
   }
 
   @Test func aMisspelledNameMatchesNothing() {

@@ -158,7 +158,8 @@ public struct FileStorageKey<Value: Codable & Sendable>: SharedKey {
     storage = DependencyValues.current.defaultFileStorage
   }
 
-  public var id: FileStorageID { FileStorageID(url: url, storage: storage.identity) }
+  /// The file (`a/./b.json` is `a/b.json`) in its storage.
+  public var id: FileStorageID { FileStorageID(url: url.standardizedFileURL, storage: storage.identity) }
 
   public func load() -> Value? {
     guard let data = storage.load(url) else { return nil }

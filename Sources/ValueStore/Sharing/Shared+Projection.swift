@@ -10,6 +10,15 @@ extension Shared {
     project(get: { $0[keyPath: keyPath] }, set: { $0[keyPath: keyPath] = $1 })!
   }
 
+  /// A read-only part of this shared value (a `let`, a computed property), as a ``SharedReader``.
+  ///
+  /// ```swift
+  /// let count: SharedReader<Int> = $items.count
+  /// ```
+  public subscript<Member: Sendable>(dynamicMember keyPath: KeyPath<Value, Member> & Sendable) -> SharedReader<Member> {
+    SharedReader(project(get: { $0[keyPath: keyPath] }, set: { _, _ in })!)
+  }
+
   /// The part `get` reads (nil if absent now) and `set` writes, as a `Shared`; nil if absent now.
   func project<Member: Sendable>(
     get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void

@@ -87,8 +87,10 @@ public struct Shared<Value: Sendable>: Sendable {
   }
 
   /// Changes the value with exclusive access to it; its readers hear the change once `body`
-  /// returns, outside every lock (a trivially comparable value only if it changed). `body` must not
-  /// read or lock this same value (use its argument): doing so stops with a message.
+  /// returns (or throws: what it changed is kept), outside every lock (a trivially comparable value
+  /// only if it changed). Read in `body`, this value (or a part of it) is the value as changed so
+  /// far; locked again there, it stops with a message. Locking another shared value in `body`
+  /// while another thread locks the two the other way round deadlocks, as nested locks do.
   ///
   /// ```swift
   /// state.$count.withLock { $0 += 1 }

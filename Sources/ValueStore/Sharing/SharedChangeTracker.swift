@@ -104,11 +104,14 @@ public final class SharedChangeTracker: Sendable {
     of reference: SharedReference<Value>, _ body: (inout Value) throws -> R
   ) rethrows -> R? {
     guard let view = activeView, view.isExpected else { return nil }
-    var value = viewedValue(of: reference) ?? reference.currentValue
+    // The reference's value is read before the tracker's lock is taken: a change takes them in
+    // the other order (`willChange`).
+    let current = reference.currentValue
+    var value = viewedValue(of: reference) ?? current
     let result = try body(&value)
     view.tracker.entries.withLock { entries in
       let id = ObjectIdentifier(reference)
-      if entries[id] == nil { entries[id] = Entry(reference: reference, asserted: reference.currentValue) }
+      if entries[id] == nil { entries[id] = Entry(reference: reference, asserted: current) }
       entries[id]!.expected = value
     }
     return result
@@ -165,12 +168,23 @@ public final class SharedChangeTracker: Sendable {
     }
   }
 
-  /// Takes the values at `snapshot` as asserted, and forgets the assertion.
+  /// Takes the values at `snapshot` as asserted, and forgets the assertion. A value not changed
+  /// since is forgotten too: its next change (by the feature) starts from the value then, which
+  /// takes in what the test itself set meanwhile.
   public func settle(at snapshot: SharedSnapshot) {
+    // Current values read outside the tracker's lock (a change takes the reference's lock first).
+    let references = entries.withLock { $0.map { ($0.key, $0.value.reference) } }
+    let current = Dictionary(uniqueKeysWithValues: references.map { ($0.0, $0.1.anyCurrentValue) })
     entries.withLock { entries in
-      for id in entries.keys {
-        if let value = snapshot.values[id] { entries[id]!.asserted = value }
-        entries[id]!.expected = nil
+      for id in Array(entries.keys) {
+        guard let reference = entries[id]?.reference else { continue }
+        let value = snapshot.values[id] ?? entries[id]!.asserted
+        if let now = current[id], reference.isEqual(value, now) {
+          entries[id] = nil
+        } else {
+          entries[id]!.asserted = value
+          entries[id]!.expected = nil
+        }
       }
     }
   }

@@ -23,7 +23,8 @@ public protocol SharedKey<Value>: Sendable {
   associatedtype ID: Hashable & Sendable
   var id: ID { get }
   /// The value kept under this key, or nil if there is none yet (the declaration's default is used).
-  /// Called once, when the first `Shared` of the key is made.
+  /// Called when the first `Shared` of the key is made (by two threads making it at once, twice:
+  /// one value is kept).
   func load() -> Value?
   /// Keeps `value`, after each change, outside every lock.
   func save(_ value: Value)

@@ -28,11 +28,16 @@ public struct SharedReader<Value: Sendable>: Sendable {
   /// The current value, tracked as ``Shared/wrappedValue`` is.
   public var wrappedValue: Value { reference.trackedValue }
 
+  /// This reader itself: `Child.State(count: state.$count)`.
   public var projectedValue: SharedReader<Value> { self }
 
-  /// A part of the value, read-only.
-  public subscript<Member: Sendable>(dynamicMember keyPath: WritableKeyPath<Value, Member> & Sendable) -> SharedReader<Member> {
-    SharedReader<Member>(Shared(reference: reference)[dynamicMember: keyPath])
+  /// A part of the value (any member: a `let`, a computed property), read-only.
+  ///
+  /// ```swift
+  /// let count: SharedReader<Int> = $items.count
+  /// ```
+  public subscript<Member: Sendable>(dynamicMember keyPath: KeyPath<Value, Member> & Sendable) -> SharedReader<Member> {
+    Shared(reference: reference)[dynamicMember: keyPath]
   }
 }
 

@@ -87,6 +87,9 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
   @exclusivity(unchecked) private var pruneAt = 8
   /// Where the value is stored (nil: in memory only), told of each change after the lock is released.
   let persistence: SharedPersistence<Value>?
+  /// Changes made (guarded by `lock`), and the last one saved (saves run under its own lock).
+  @exclusivity(unchecked) private var changes: UInt64 = 0
+  private let saved = Mutex<UInt64>(0)
 
   init(_ value: Value, persistence: SharedPersistence<Value>? = nil) {
     self.value = value
@@ -114,7 +117,8 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
 
   /// Readers hear the change once the lock is released — a trivially comparable value (`Int`,
   /// `Bool`) only if it changed, any other always, as a field's in-place write; a projection's
-  /// readers only if its part changed (compared if `Equatable`).
+  /// readers only if its part changed (compared if `Equatable`). A body that throws keeps what it
+  /// changed, and its readers hear it, as if it had returned.
   override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     if SharedChangeTracker.hasView, let result = try SharedChangeTracker.withExpectedValue(of: self, body) {
       return result
@@ -125,31 +129,49 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
     let context = ThreadContext.current
     context.transactionDepth += 1
     defer { context.endTransaction() }
-    let result: R
+    var changed = true
     var save: (() -> Void)?
     var watched: [WatchedPart] = []
-    do {
-      lock.lock()
-      defer { lock.unlock() }
-      tracker?.willChange(self, from: value)
-      if !projections.isEmpty { watched = watchedParts() }
-      if let equal = trivialEquality {
-        let before = value
-        result = try body(&value)
-        if equal(before, value) { return result }
-      } else {
-        result = try body(&value)
-      }
-      if let persistence { save = persistence.saving(value) }
-      if !watched.isEmpty {
-        let root: Any = value
-        hidingReads { watched.removeAll { $0.projection.isSame($0.before, inRoot: root) } }
+    defer {  // last: outside the lock
+      if changed {
+        save?()
+        didChange()
+        for part in watched { part.projection.didChange() }
       }
     }
-    save?()
-    didChange()
-    for part in watched { part.projection.didChange() }
-    return result
+    lock.lock()
+    defer { lock.unlock() }
+    tracker?.willChange(self, from: value)
+    if !projections.isEmpty { watched = watchedParts() }
+    defer {  // after the body, returned or thrown, under the lock
+      if changed {
+        if let persistence { save = saving(persistence) }
+        if !watched.isEmpty {
+          let root: Any = value
+          hidingReads { watched.removeAll { $0.projection.isSame($0.before, inRoot: root) } }
+        }
+      }
+    }
+    if let equal = trivialEquality {
+      let before = value
+      defer { changed = !equal(before, value) }
+      return try body(&value)
+    }
+    return try body(&value)
+  }
+
+  /// The save of the value now, to run once the lock is released. Saves run in the order of their
+  /// changes: one that finds a later change saved is dropped. Requires the lock.
+  func saving(_ persistence: SharedPersistence<Value>) -> () -> Void {
+    changes += 1
+    let (change, value) = (changes, value)
+    return {
+      self.saved.withLock { saved in
+        guard change > saved else { return }
+        saved = change
+        persistence.save(value)
+      }
+    }
   }
 
   /// The observed projections' parts now, to compare after a change. Requires the lock.
@@ -170,14 +192,16 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
   }
 
   /// Lists `projection`, to be told of changes. Pruned of dead entries past twice the live ones.
+  /// Made inside this value's own `withLock`, it is listed there (the change under way compares
+  /// the parts it watched before).
   func add(_ projection: some PartObserver) {
-    lock.withLock {
-      if projections.count >= pruneAt {
-        projections.removeAll { $0.projection == nil }
-        pruneAt = max(8, 2 * projections.count)
-      }
-      projections.append(WeakProjection(projection: projection))
+    let locked = lock.lockUnlessHeld()
+    defer { if locked { lock.unlock() } }
+    if projections.count >= pruneAt {
+      projections.removeAll { $0.projection == nil }
+      pruneAt = max(8, 2 * projections.count)
     }
+    projections.append(WeakProjection(projection: projection))
   }
 }
 
@@ -237,9 +261,8 @@ final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>,
   override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try root.withLock { rootValue in
       var part = value(in: rootValue)
-      let result = try body(&part)
-      set(&rootValue, part)
-      return result
+      defer { set(&rootValue, part) }  // thrown or not, as the root keeps what its body changed
+      return try body(&part)
     }
   }
 
@@ -270,8 +293,4 @@ final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>,
 struct SharedPersistence<Value: Sendable>: Sendable {
   let save: @Sendable (Value) -> Void
 
-  /// The save of `value`, to run once the lock is released.
-  func saving(_ value: Value) -> () -> Void {
-    { save(value) }
-  }
 }

@@ -82,7 +82,14 @@ extension Cases {
     func open<T>(_ value: T) -> (String, Any?)? {
       guard EnumTag.isEnum(T.self) else { return nil }
       let mirror = Mirror(reflecting: value)
-      if let child = mirror.children.first, let label = child.label { return (label, child.value) }
+      if let child = mirror.children.first, let label = child.label {
+        // One labeled value (`case loaded(value: Int)`) reads as a one-element tuple: its value.
+        let payload = Mirror(reflecting: child.value)
+        if payload.displayStyle == .tuple, payload.children.count == 1, let only = payload.children.first {
+          return (label, only.value)
+        }
+        return (label, child.value)
+      }
       guard let info = EnumPayload.caseInfo(T.self, tag: EnumTag.tag(of: value)) else { return nil }
       return (info.name, nil)
     }

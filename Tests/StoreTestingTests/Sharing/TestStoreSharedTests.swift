@@ -107,4 +107,13 @@ struct TestStoreSharedTests {
       "\(issue)".contains("Shared value:") && "\(issue)".contains("Blob")
     }
   }
+
+  /// The test sets a shared value itself between steps (as a TCA test may, to set up a scenario):
+  /// the feature's next change is asserted from there.
+  @Test func aChangeTheTestMakesBetweenStepsIsTheNextStepsStart() async {
+    let store = TestStore(initialState: Feature.State()) { Feature() }
+    await store.send(.increment) { $0.$count.withLock { $0 = 1 } }
+    store.state.$count.withLock { $0 = 10 }
+    await store.send(.increment) { $0.$count.withLock { $0 = 11 } }
+  }
 }
