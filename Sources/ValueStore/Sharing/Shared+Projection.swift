@@ -21,10 +21,11 @@ extension Shared {
 
   /// The part `get` reads (nil if absent now) and `set` writes, as a `Shared`; nil if absent now.
   func project<Member: Sendable>(
+    mayBeAbsent: Bool = false,
     get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
   ) -> Shared<Member>? {
     guard let initial = get(reference.expectedOrCurrentValue) else { return nil }
-    return Shared<Member>(reference: reference.project(initial: initial, get: get, set: set))
+    return Shared<Member>(reference: reference.project(initial: initial, mayBeAbsent: mayBeAbsent, get: get, set: set))
   }
 
   /// The value of `base`, while it is not nil; nil if it is nil now. Once made, it keeps reading
@@ -36,7 +37,9 @@ extension Shared {
   /// ```
   public init?(_ base: Shared<Value?>) {
     // Written only while present: a change through it after its element went does not bring it back.
-    guard let unwrapped = base.project(get: { $0 }, set: { if $0 != nil { $0 = $1 } }) else { return nil }
+    guard let unwrapped = base.project(mayBeAbsent: true, get: { $0 }, set: { if $0 != nil { $0 = $1 } }) else {
+      return nil
+    }
     self = unwrapped
   }
 }

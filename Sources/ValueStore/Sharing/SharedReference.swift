@@ -42,8 +42,10 @@ class SharedBox<Value: Sendable>: @unchecked Sendable {  // immutable; subclasse
   func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { fatalError("abstract") }
 
   /// A part of this value (see ``Shared/subscript(dynamicMember:)``), projected from the root.
+  /// `mayBeAbsent`: `get` may find no part (an optional unwrapped), which then reads as it last was.
   func project<Member: Sendable>(
-    initial: Member, get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
+    initial: Member, mayBeAbsent: Bool,
+    get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
   ) -> SharedBox<Member> { fatalError("abstract") }
 
   /// Whether anyone (ours or Apple's) reads this value.
@@ -186,9 +188,10 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
   }
 
   override func project<Member: Sendable>(
-    initial: Member, get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
+    initial: Member, mayBeAbsent: Bool,
+    get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
   ) -> SharedBox<Member> {
-    SharedProjection(root: self, initial: initial, get: get, set: set)
+    SharedProjection(root: self, initial: initial, mayBeAbsent: mayBeAbsent, get: get, set: set)
   }
 
   /// Lists `projection`, to be told of changes. Pruned of dead entries past twice the live ones.
@@ -227,26 +230,29 @@ private struct WatchedPart {
 /// A part of a shared value (`$syncUps[id: id]`, `$settings.volume`): read and changed through
 /// its root, with readers of its own, told only when its part changes.
 final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>, PartObserver, @unchecked Sendable {
-  // `last` guarded by `root`'s lock (written only inside its `withLock`) or the projection's own.
   let root: SharedReference<Root>
   private let get: @Sendable (Root) -> Value?
   private let set: @Sendable (inout Root, Value) -> Void
-  /// The last value read: an optional part that became nil reads as it was, as TCA's does.
+  /// The last value read, kept only where the part may be absent (`remembersLast`: an unwrapped
+  /// optional, or a part of one): then it reads as it was, as TCA's does.
   private let last: Mutex<Value?>
+  private let remembersLast: Bool
 
   init(
-    root: SharedReference<Root>, initial: Value,
+    root: SharedReference<Root>, initial: Value, mayBeAbsent: Bool,
     get: @escaping @Sendable (Root) -> Value?, set: @escaping @Sendable (inout Root, Value) -> Void
   ) {
     self.root = root
     self.get = get
     self.set = set
     last = Mutex(initial)
+    remembersLast = mayBeAbsent
     super.init()
     root.add(self)
   }
 
   private func value(in root: Root) -> Value {
+    guard remembersLast else { return get(root)! }
     if let value = get(root) {
       last.withLock { $0 = value }
       return value
@@ -268,11 +274,12 @@ final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>,
 
   /// A part of this part, projected from the root: absent while this part is.
   override func project<Member: Sendable>(
-    initial: Member, get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
+    initial: Member, mayBeAbsent: Bool,
+    get: @escaping @Sendable (Value) -> Member?, set: @escaping @Sendable (inout Value, Member) -> Void
   ) -> SharedBox<Member> {
     let (getPart, setPart) = (self.get, self.set)
     return SharedProjection<Root, Member>(
-      root: root, initial: initial,
+      root: root, initial: initial, mayBeAbsent: mayBeAbsent || remembersLast,
       get: { root in getPart(root).flatMap(get) },
       set: { root, member in
         guard var part = getPart(root) else { return }
