@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where `.fileStorage` keys read and write their files: the disk in an app, memory in tests (a
 /// test touches the disk only if it overrides ``DependencyValues/defaultFileStorage`` with

@@ -50,7 +50,7 @@ public final class SharedChangeTracker: Sendable {
     let fromAsserted: Bool
   }
 
-  private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+  private let entries = LockIsolated<[ObjectIdentifier: Entry]>([:])
 
   public init() { Self.liveCount.add(1, ordering: .relaxed) }
 
@@ -76,7 +76,7 @@ public final class SharedChangeTracker: Sendable {
 
   /// `reference` is about to change from `value`: kept as its asserted value, unless kept already.
   func willChange(_ reference: any AnySharedReference, from value: any Sendable) {
-    entries.withLock { entries in
+    entries.withValue { entries in
       let id = ObjectIdentifier(reference)
       if entries[id] == nil { entries[id] = Entry(reference: reference, asserted: value) }
     }
@@ -84,7 +84,7 @@ public final class SharedChangeTracker: Sendable {
 
   /// The values of the changed references now (what the state after an action is compared with).
   public func snapshot() -> SharedSnapshot {
-    let references = entries.withLock { $0.values.map(\.reference) }
+    let references = entries.withValue { $0.values.map(\.reference) }
     var snapshot = SharedSnapshot()
     for reference in references { snapshot.values[ObjectIdentifier(reference)] = reference.anyCurrentValue }
     return snapshot
@@ -93,7 +93,7 @@ public final class SharedChangeTracker: Sendable {
   /// The value a test's view gives `reference` (nil: none, read the value itself).
   static func viewedValue<Value>(of reference: SharedReference<Value>) -> Value? {
     guard let view = activeView else { return nil }
-    return view.tracker.entries.withLock { entries -> Value? in
+    return view.tracker.entries.withValue { entries -> Value? in
       guard let entry = entries[ObjectIdentifier(reference)] else { return nil }
       return view.value(of: entry) as? Value
     }
@@ -109,7 +109,7 @@ public final class SharedChangeTracker: Sendable {
     let current = reference.currentValue
     var value = viewedValue(of: reference) ?? current
     let result = try body(&value)
-    view.tracker.entries.withLock { entries in
+    view.tracker.entries.withValue { entries in
       let id = ObjectIdentifier(reference)
       if entries[id] == nil { entries[id] = Entry(reference: reference, asserted: current) }
       entries[id]!.expected = value
@@ -125,8 +125,8 @@ public final class SharedChangeTracker: Sendable {
 
   /// Runs `body` as `asserting` does and forgets what it set (a second look at the same step).
   public func assertingScratch<R>(at snapshot: SharedSnapshot, _ body: () throws -> R) rethrows -> R {
-    let saved = entries.withLock { $0 }
-    defer { entries.withLock { $0 = saved } }
+    let saved = entries.withValue { $0 }
+    defer { entries.withValue { $0 = saved } }
     return try asserting(at: snapshot, fromAsserted: true, body)
   }
 
@@ -143,7 +143,7 @@ public final class SharedChangeTracker: Sendable {
 
   /// Whether a shared value changed between the last assertion and `snapshot`.
   public func hasChanges(at snapshot: SharedSnapshot) -> Bool {
-    entries.withLock { entries in
+    entries.withValue { entries in
       entries.contains { id, entry in
         snapshot.values[id].map { !entry.reference.isEqual(entry.asserted, $0) } ?? false
       }
@@ -159,7 +159,7 @@ public final class SharedChangeTracker: Sendable {
   /// The shared values `hasMismatch` finds, expected and actual: what a failure shows when the
   /// state does not (a value reached only through a part of it that is gone).
   public func mismatches(at snapshot: SharedSnapshot, exhaustive: Bool) -> [(expected: any Sendable, actual: any Sendable)] {
-    entries.withLock { entries in
+    entries.withValue { entries in
       entries.compactMap { id, entry in
         guard let expected = entry.expected ?? (exhaustive ? entry.asserted : nil) else { return nil }
         let actual = snapshot.values[id] ?? entry.asserted
@@ -173,9 +173,9 @@ public final class SharedChangeTracker: Sendable {
   /// takes in what the test itself set meanwhile.
   public func settle(at snapshot: SharedSnapshot) {
     // Current values read outside the tracker's lock (a change takes the reference's lock first).
-    let references = entries.withLock { $0.map { ($0.key, $0.value.reference) } }
+    let references = entries.withValue { $0.map { ($0.key, $0.value.reference) } }
     let current = Dictionary(uniqueKeysWithValues: references.map { ($0.0, $0.1.anyCurrentValue) })
-    entries.withLock { entries in
+    entries.withValue { entries in
       for id in Array(entries.keys) {
         guard let reference = entries[id]?.reference else { continue }
         let value = snapshot.values[id] ?? entries[id]!.asserted

@@ -91,7 +91,7 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
   let persistence: SharedPersistence<Value>?
   /// Changes made (guarded by `lock`), and the last one saved (saves run under its own lock).
   @exclusivity(unchecked) private var changes: UInt64 = 0
-  private let saved = Mutex<UInt64>(0)
+  private let saved = LockIsolated<UInt64>(0)
 
   init(_ value: Value, persistence: SharedPersistence<Value>? = nil) {
     self.value = value
@@ -168,7 +168,7 @@ final class SharedReference<Value: Sendable>: SharedBox<Value>, @unchecked Senda
     changes += 1
     let (change, value) = (changes, value)
     return {
-      self.saved.withLock { saved in
+      self.saved.withValue { saved in
         guard change > saved else { return }
         saved = change
         persistence.save(value)
@@ -235,7 +235,7 @@ final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>,
   private let set: @Sendable (inout Root, Value) -> Void
   /// The last value read, kept only where the part may be absent (`remembersLast`: an unwrapped
   /// optional, or a part of one): then it reads as it was, as TCA's does.
-  private let last: Mutex<Value?>
+  private let last: LockIsolated<Value?>
   private let remembersLast: Bool
 
   init(
@@ -245,7 +245,7 @@ final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>,
     self.root = root
     self.get = get
     self.set = set
-    last = Mutex(initial)
+    last = LockIsolated(initial)
     remembersLast = mayBeAbsent
     super.init()
     root.add(self)
@@ -254,10 +254,10 @@ final class SharedProjection<Root: Sendable, Value: Sendable>: SharedBox<Value>,
   private func value(in root: Root) -> Value {
     guard remembersLast else { return get(root)! }
     if let value = get(root) {
-      last.withLock { $0 = value }
+      last.withValue { $0 = value }
       return value
     }
-    return last.withLock { $0! }
+    return last.withValue { $0! }
   }
 
   override var currentValue: Value { value(in: root.currentValue) }
