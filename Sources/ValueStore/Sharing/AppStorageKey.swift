@@ -9,6 +9,7 @@ import Foundation
 /// @Shared(.appStorage("soundIsOn")) var soundIsOn = true
 /// ```
 public struct AppStorageKey<Value: Sendable>: SharedKey {
+  /// The `UserDefaults` key.
   public let key: String
   let defaults: UncheckedSendableDefaults
   private let read: @Sendable (UserDefaults, String) -> Value?
@@ -24,10 +25,13 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     self.write = write
   }
 
+  /// The key in the `UserDefaults` in force where this key was made.
   public var id: AppStorageID { AppStorageID(key: key, defaults: ObjectIdentifier(defaults.value)) }
 
+  /// The value under the key, or nil if there is none (or one of another type).
   public func load() -> Value? { read(defaults.value, key) }
 
+  /// Sets the value under the key.
   public func save(_ value: Value) { write(defaults.value, key, value) }
 
   /// The declaration's default is written at once, as `@AppStorage` and TCA's key do.

@@ -11,6 +11,12 @@ import Foundation
 /// ```
 public struct FileStorage: Sendable {
   /// The file's contents, or nil if there is none.
+  ///
+  /// A storage of your own (a fake that fails, a recorder) is made with ``init(load:save:)``:
+  ///
+  /// ```swift
+  /// $0.defaultFileStorage = FileStorage(load: { _ in nil }, save: { data, url in log.append(url) })
+  /// ```
   public var load: @Sendable (URL) -> Data?
   /// Writes the contents of a file (a later write may replace a pending one).
   public var save: @Sendable (Data, URL) -> Void
@@ -148,6 +154,7 @@ extension DependencyValues {
 /// var syncUps: IdentifiedArrayOf<SyncUp> = []
 /// ```
 public struct FileStorageKey<Value: Codable & Sendable>: SharedKey {
+  /// The file.
   public let url: URL
   let storage: FileStorage
 
@@ -160,11 +167,13 @@ public struct FileStorageKey<Value: Codable & Sendable>: SharedKey {
   /// The file (`a/./b.json` is `a/b.json`) in its storage.
   public var id: FileStorageID { FileStorageID(url: url.standardizedFileURL, storage: storage.identity) }
 
+  /// The file's value, decoded from JSON; nil if there is no file or it does not decode.
   public func load() -> Value? {
     guard let data = storage.load(url) else { return nil }
     return try? JSONDecoder().decode(Value.self, from: data)
   }
 
+  /// Writes `value` as JSON (through the storage: on disk, throttled).
   public func save(_ value: Value) {
     do {
       storage.save(try JSONEncoder().encode(value), url)

@@ -63,7 +63,11 @@ public struct Shared<Value: Sendable>: Sendable {
 
   init(reference: SharedBox<Value>) { self.reference = reference }
 
-  /// The same reference as `projectedValue` (what `_child = parent.$child` spells with the wrapper).
+  /// The same reference as `projectedValue`.
+  ///
+  /// ```swift
+  /// let count = Shared(projectedValue: state.$count)   // changes state's count
+  /// ```
   public init(projectedValue: Shared<Value>) {
     self = projectedValue
   }

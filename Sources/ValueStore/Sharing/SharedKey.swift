@@ -54,9 +54,13 @@ public struct SharedKeyDefault<Base: SharedKey>: SharedKey {
     Self(base: key, defaultValue: value)
   }
 
+  /// The base key's: declarations with either key share the value.
   public var id: Base.ID { base.id }
+  /// The base key's value, if it has one (else the default is used).
   public func load() -> Base.Value? { base.load() }
+  /// Saves through the base key.
   public func save(_ value: Base.Value) { base.save(value) }
+  /// The base key's choice.
   public var savesDefault: Bool { base.savesDefault }
 }
 
