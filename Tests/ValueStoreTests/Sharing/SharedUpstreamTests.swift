@@ -13,7 +13,7 @@ import Testing
 /// are kept per Swift Testing test (StoreTesting, linked into the test process, names the running
 /// test). The tests declare their shared values in the test's body, not in a closure: with Swift
 /// 6.3.1, `#expect` on a local property-wrapped variable declared inside a closure can read
-/// another variable (see `SharedToolchainWorkaroundNotes` below).
+/// another variable (Design.md, "Toolchain bugs worked around").
 @Suite(.timeLimit(.minutes(1)))
 struct SharedUpstreamTests {
   /// What the tests here rely on: each test has dependency values — and shared values — of its own.
@@ -422,12 +422,3 @@ struct SharedUpstreamTests {
     #expect(counter == initialValue)
   }
 }
-
-/// Swift 6.3.1 (Linux): inside a closure, `#expect` on a local property-wrapped variable can read
-/// another local's storage — `@W("a") var count: Int? = 0` in one `do`, then
-/// `@W("b") var nilCount: Int? = nil; #expect(nilCount == nil)` in the next fails with
-/// `(nilCount → 0) == nil`; `@W var a = false; @W var b = true; #expect(a == false)` fails with
-/// `(a → false) == (false → true)`. Reproduced with a property wrapper of a few lines, without
-/// ValueStore; it does not happen in a test function's own body, nor when the value is first copied
-/// to a `let`. So the tests here declare shared values in the test's body.
-enum SharedToolchainWorkaroundNotes {}
