@@ -150,14 +150,9 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let description = _describe(path)
-    await receiveAction(
-      matching: { path.extract(from: $0) != nil },
-      describedAs: { description },
-      mismatch: { Self.unexpectedActionMessage($0, expected: description) },
-      timeout: timeout, updateStateToExpectedResult,
-      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+    await receiveCase(
+      _describe(path), matching: { path.extract(from: $0) != nil }, timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that the store received an action in the nested case `path` names, with `payload`.
@@ -177,13 +172,21 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let description = "\(_describe(path)), \(String(customDumping: payload))"
+    await receiveCase(
+      "\(_describe(path)), \(String(customDumping: payload))",
+      matching: { path.extract(from: $0) as? Value == payload }, timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// A received action matching a case key path, described by it (there is no action to diff).
+  private func receiveCase(
+    _ description: String, matching isMatching: (Action) -> Bool, timeout: Duration?,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?, at site: CallSite
+  ) async {
     await receiveAction(
-      matching: { path.extract(from: $0) as? Value == payload },
+      matching: isMatching,
       describedAs: { description },
       mismatch: { Self.unexpectedActionMessage($0, expected: description) },
-      timeout: timeout, updateStateToExpectedResult,
-      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+      timeout: timeout, updateStateToExpectedResult, at: site)
   }
 }
