@@ -7,7 +7,6 @@ struct Number: ObservableState, Equatable, Sendable {
   struct Fields: Equatable, Sendable { var value = 0 }
   var _$fields: Observed<Fields>
 
-  init(_$fields: Observed<Fields>) { self._$fields = _$fields }
   init(_ value: Int = 0) { _$fields = Observed(Fields(value: value)) }
 }
 

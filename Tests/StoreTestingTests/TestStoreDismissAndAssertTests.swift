@@ -83,7 +83,6 @@ import ValueStore
   struct Attendees: ObservableState, Equatable, Sendable {
     struct Fields: Equatable, Sendable { var ids: [UUID] = [] }
     var _$fields = Observed(Fields())
-    init(_$fields: Observed<Fields>) { self._$fields = _$fields }
     init() {
       @Dependency(\.uuid) var uuid
       _$fields = Observed(Fields(ids: [uuid()]))

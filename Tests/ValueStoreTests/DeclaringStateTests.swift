@@ -86,18 +86,16 @@ import Testing
   // MARK: - Keeping a stored property out of observation
 
   /// `cache` is a stored property of the struct itself, beside `_$fields`: not a field, so never
-  /// tracked, and changing it notifies nobody. A type with such a property declares
-  /// `init(_$fields:)` (its memberwise initializer has one more parameter).
+  /// tracked, and changing it notifies nobody. The type conforms with nothing more declared and is
+  /// made with its memberwise initializer.
   struct Searchable: ObservableState {
     struct Fields { var query = "" }
     var _$fields = Observed(Fields())
     var cache: [String: Int] = [:]
-
-    init(_$fields: Observed<Fields>) { self._$fields = _$fields }
   }
 
   @Test func aStoredPropertyBesideTheFieldsIsNotObserved() {
-    var state = Searchable(.init(query: "a"))
+    var state = Searchable(_$fields: Observed(.init(query: "a")))
     let recorder = tracking {
       _ = state.query
       _ = state.cache
@@ -107,5 +105,63 @@ import Testing
     state.query = "b"
     #expect(recorder.count == 1)
     #expect(state.cache == ["a": 1])
+  }
+
+  // MARK: - Stored properties beside the fields, initializers of one's own
+
+  /// TCA's row state: a `let id` and a keyless shared-like value beside the fields. A `let` never
+  /// changes, so keeping it out of `Fields` loses nothing; the state is made as TCA's is, by its
+  /// memberwise initializer, and is `Identifiable` through its own `id`.
+  struct Row: ObservableState, Identifiable, Equatable {
+    let id: Int
+    let createdBy: String
+    struct Fields: Equatable { var title = ""; var isDone = false }
+    var _$fields = Observed(Fields())
+  }
+
+  @Test func aLetBesideTheFieldsNeedsNoInitializerOfItsOwn() {
+    var row = Row(id: 7, createdBy: "Blob")
+    #expect(row.id == 7)
+    #expect(row.createdBy == "Blob")
+    let recorder = tracking { _ = row.createdBy; _ = row.id; _ = row.title }
+    row.isDone = true
+    #expect(recorder.count == 0)
+    row.title = "Milk"
+    #expect(recorder.count == 1)
+    var rows = IdentifiedArrayOf<Row>([row, Row(id: 8, createdBy: "Blob Jr.")])
+    rows[id: 8]?.title = "Eggs"
+    #expect(rows.map(\.title) == ["Milk", "Eggs"])
+  }
+
+  /// An initializer with logic declared in the type's body (which takes Swift's memberwise one
+  /// away) leaves `State(.init(…))` in place: the state stores nothing but its fields.
+  struct Temperature: ObservableState, Equatable {
+    struct Fields: Equatable { var celsius = 0.0 }
+    var _$fields: Observed<Fields>
+    init(fahrenheit: Double) { _$fields = Observed(Fields(celsius: (fahrenheit - 32) * 5 / 9)) }
+  }
+
+  @Test func anInitializerInTheBodyKeepsMakingAStateFromItsFields() {
+    #expect(Temperature(fahrenheit: 212).celsius == 100)
+    var made = Temperature(.init(celsius: 21))
+    #expect(made.celsius == 21)
+    let recorder = tracking { _ = made.celsius }
+    let copy = made
+    made.celsius = 22
+    #expect(recorder.count == 1)
+    #expect(copy.celsius == 21)
+    #expect(storesFieldsOnly(Temperature.self, Observed<Temperature.Fields>.self))
+    #expect(!storesFieldsOnly(Row.self, Observed<Row.Fields>.self))
+    #expect(!storesFieldsOnly(Searchable.self, Observed<Searchable.Fields>.self))
+  }
+
+  /// Making a state from its fields alone when it stores more is a precondition failure that
+  /// names the type and the way out, not a value with garbage in its other properties.
+  @Test func makingAStateThatStoresMoreFromItsFieldsAloneFailsClearly() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Searchable(.init(query: "a"))
+    }
+    let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+    #expect(message.contains("Searchable has stored properties beside `_$fields`"))
   }
 }

@@ -1,3 +1,5 @@
+@_spi(Reflection) import Swift
+
 /// A struct whose fields are observed one by one, through copies, without macros.
 ///
 /// Keep the fields in a nested `Fields` struct stored in ``Observed``; use them as the struct's own
@@ -22,8 +24,20 @@
 /// `Equatable`, `Hashable`, `Codable` (under the key `_$fields`) and `Sendable` are synthesized
 /// from `Fields`; so is `Identifiable` when `Fields` is (declare it, nothing else).
 ///
-/// A stored property beside `_$fields` (not in `Fields`) is never tracked (`@ObservationIgnored`);
-/// such a type declares `init(_$fields:)`, as its memberwise one takes the property too.
+/// A stored property beside `_$fields` (not in `Fields`) is never tracked: declare there a `let`
+/// (it never changes, so nothing is lost), a keyless `@Shared` (it has its own observers) or
+/// what `@ObservationIgnored` would mark. Such a state is made with its memberwise initializer,
+/// as in TCA:
+///
+/// ```swift
+/// struct Detail: ObservableState {
+///   let id: UUID
+///   @Shared var syncUp: SyncUp
+///   struct Fields { var isEditing = false }
+///   var _$fields = Observed(Fields())
+/// }
+/// let detail = Detail(id: id, syncUp: $syncUp)
+/// ```
 ///
 /// Holders' own properties do not hide fields (`store.state`, `root.value`, `store.isPresent` read
 /// fields): they are ``Store/currentState``, ``ObservedRoot/currentValue`` and ``Store/hasState``.
@@ -34,8 +48,7 @@ public protocol ObservableState: ObservationIdentifiable {
   /// The fields and their observation record. Declare it as `var _$fields = Observed(Fields())`.
   var _$fields: Observed<Fields> { get set }
 
-  /// A state with these fields (the memberwise initializer). Declare it, `self._$fields = _$fields`,
-  /// in a public type, or one with initializers in its body (or move those to an extension).
+  /// A state with these fields: the memberwise initializer, or the default below.
   init(_$fields: Observed<Fields>)
 }
 
@@ -62,6 +75,21 @@ extension ObservableState {
 }
 
 extension ObservableState {
+  /// A state with these fields, for a type whose one stored property is `_$fields` and that
+  /// declares initializers in its body (which take Swift's memberwise one away). A public type
+  /// declares `public init(_$fields:)`: Swift picks its internal memberwise one and rejects it.
+  ///
+  /// - Precondition: `Self` stores nothing but `_$fields`. A state with other stored properties
+  ///   (a `let`, a `@Shared`) cannot be made from its fields alone: use its memberwise initializer,
+  ///   or declare this one.
+  @inlinable
+  public init(_$fields: Observed<Fields>) {
+    guard storesFieldsOnly(Self.self, Observed<Fields>.self) else {
+      fatalError("\(Self.self) has stored properties beside `_$fields`: make it with its memberwise initializer, or declare init(_$fields:)")
+    }
+    self = unsafeBitCast(_$fields, to: Self.self)
+  }
+
   /// A state with `fields`; `Fields`' memberwise initializer does the rest.
   ///
   /// ```swift
@@ -74,6 +102,23 @@ extension ObservableState {
   @inlinable
   public init(_ fields: Fields) { self.init(_$fields: Observed(fields)) }
 }
+
+/// Whether `state`'s only stored property is `_$fields` (so the two share a layout).
+@usableFromInline
+func storesFieldsOnly(_ state: Any.Type, _ observed: Any.Type) -> Bool {
+  layouts.value(for: state) { state in
+    var count = 0
+    var isObserved = false
+    let isStruct = _forEachField(of: state) { name, _, type, _ in
+      count += 1
+      isObserved = String(cString: name) == "_$fields" && type == observed
+      return count == 1
+    }
+    return isStruct && count == 1 && isObserved && !(state is AnyObject.Type)
+  }
+}
+
+private let layouts = TypeCache<Bool>()
 
 // On `Identifiable` (not `ObservableState`) so that `ID` is inferred from `Fields.ID`.
 extension Identifiable where Self: ObservableState, Fields: Identifiable, ID == Fields.ID {

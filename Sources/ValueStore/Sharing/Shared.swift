@@ -10,6 +10,7 @@
 ///   struct Fields: Equatable { var draft = "" }
 ///   var _$fields = Observed(Fields())
 ///   @Shared(.fileStorage(.documentsDirectory.appending(path: "names.json"))) var names: [String] = []
+///   // For `AppState(.init(draft: "x"))`: the default one makes only states storing `_$fields` alone.
 ///   init(_$fields: Observed<Fields> = Observed(Fields())) { self._$fields = _$fields }
 /// }
 ///

@@ -85,8 +85,6 @@ struct TestStoreSharedTests {
       struct Fields: Equatable {}
       var _$fields = Observed(Fields())
       @Shared var row: Row
-      init(_$fields: Observed<Fields>) { fatalError("made with init(row:)") }
-      init(row: Shared<Row>) { _$fields = Observed(Fields()); _row = row }
     }
     enum Action: Equatable, Sendable { case delete }
     let rows: Shared<IdentifiedArrayOf<Row>>

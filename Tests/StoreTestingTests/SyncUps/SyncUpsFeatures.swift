@@ -340,13 +340,10 @@ struct SyncUpDetail: Reducer {
     var _$fields: Observed<Fields>
     @Shared var syncUp: SyncUp
 
-    // TCA's memberwise initializer. ValueStore's `State(.init(…))` has no place for a shared
-    // value without a default, yet `ObservableState` requires `init(_$fields:)`: it can't be made.
     init(destination: Destination? = nil, syncUp: Shared<SyncUp>) {
       _$fields = Observed(Fields(destination: destination))
       _syncUp = syncUp
     }
-    init(_$fields: Observed<Fields>) { fatalError("SyncUpDetail.State(syncUp:) takes the shared sync-up") }
   }
 
   enum Action: Equatable, Sendable {
@@ -505,12 +502,10 @@ struct RecordMeeting: Reducer {
       syncUp.duration - .seconds(self.secondsElapsed)
     }
 
-    // TCA's memberwise initializer (see `SyncUpDetail.State`).
     init(alert: AlertState<Action.Alert>? = nil, syncUp: Shared<SyncUp>) {
       _$fields = Observed(Fields(alert: alert))
       _syncUp = syncUp
     }
-    init(_$fields: Observed<Fields>) { fatalError("RecordMeeting.State(syncUp:) takes the shared sync-up") }
   }
 
   enum Action: Equatable, Sendable {
