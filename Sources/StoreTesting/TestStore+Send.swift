@@ -43,7 +43,14 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    await send(
+      action, assert: updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  func send(
+    _ action: Action, assert updateStateToExpectedResult: ((inout State) throws -> Void)?, at site: CallSite
+  ) async -> TestStoreTask {
     lastStepSite = site
     if isDismissed {
       site.reportFailure("\(action) was sent after the feature dismissed itself; it was not sent.")
@@ -85,6 +92,6 @@ extension TestStore {
   ) async -> TestStoreTask {
     await send(
       casePath.embed(value), assert: updateStateToExpectedResult,
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 }

@@ -193,13 +193,12 @@ struct AppFeature: Reducer {
 
 @MainActor @Test func appReceivesByCase() async {
   let store = TestStore(initialState: App()) { AppFeature() }
-  let counter = CasePath(AppFeature.Action.screen).appending(ScreenFeature.Action.counter)
-  await store.send(counter, .increment) {
+  await store.send(\.screen.counter.increment) {           // a nested case, by name
     $0.screen.modify(Screen.counter) { $0.count = 1 }   // edits the case in place
   }
-  await store.send(counter, .factButtonTapped)
+  await store.send(\.screen.counter.factButtonTapped)
   // By case: any payload, or this payload (only it must be Equatable, not the action).
-  await store.receive(counter.appending(CounterFeature.Action.factResponse), "1 is a number") {
+  await store.receive(\.screen.counter.factResponse, "1 is a number") {
     $0.screen.modify(Screen.counter) { $0.fact = "1 is a number" }
   }
 }

@@ -2,7 +2,8 @@ import StoreTesting
 import Testing
 import ValueStore
 
-/// `receive(\.nested.case)` and `receive(\.nested.case, payload)`: TCA's spelling, without a macro.
+/// `send`/`receive(\.nested.case)` and `send`/`receive(\.nested.case, payload)`: TCA's spelling,
+/// without a macro.
 @MainActor @Suite(.timeLimit(.minutes(1)))
 struct TestStoreCaseKeyPathTests {
   struct Feature: Reducer {
@@ -50,6 +51,81 @@ struct TestStoreCaseKeyPathTests {
     await store.receive(\.child.timerUpdated)
     await withKnownIssue {
       await store.receive(\.child.loaded, 41, timeout: .milliseconds(100))
+    }
+  }
+
+  /// A list of rows in a stack, each with a presented editor: `\.path[id: 0].rows[id: 2].editor.title`
+  /// goes through a stack element, an identified element and a presentation unnamed.
+  struct Editor: Reducer {
+    struct State: ObservableState, Equatable {
+      struct Fields: Equatable { var title = "" }
+      var _$fields = Observed(Fields())
+    }
+    enum Action: Sendable { case title(String), clear }
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case let .title(title): state.title = title
+      case .clear: state.title = ""
+      }
+      return .none
+    }
+  }
+  struct Row: Reducer {
+    struct State: ObservableState, Equatable, Identifiable {
+      let id: Int
+      struct Fields: Equatable { var editor: Editor.State? = Editor.State() }
+      var _$fields = Observed(Fields())
+    }
+    enum Action: Sendable { case editor(PresentationAction<Editor.Action>) }
+    var body: some Reducer<State, Action> {
+      EmptyReducer().ifLet(\.editor, action: Action.editor) { Editor() }
+    }
+  }
+  struct List: Reducer {
+    struct State: ObservableState, Equatable {
+      struct Fields: Equatable { var rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 2)] }
+      var _$fields = Observed(Fields())
+    }
+    enum Action: Sendable { case rows(IdentifiedAction<Int, Row.Action>) }
+    var body: some Reducer<State, Action> {
+      EmptyReducer().forEach(\.rows, action: Action.rows) { Row() }
+    }
+  }
+  struct App: Reducer {
+    struct State: ObservableState, Equatable {
+      struct Fields: Equatable { var path = StackState<List.State>([List.State()]) }
+      var _$fields = Observed(Fields())
+    }
+    enum Action: Sendable { case path(StackAction<List.State, List.Action>) }
+    var body: some Reducer<State, Action> {
+      EmptyReducer().forEach(\.path, action: Action.path) { List() }
+    }
+  }
+
+  @Test func sendsNestedCasesByName() async {
+    let store = TestStore(initialState: App.State()) { App() }
+    await store.send(\.path[id: 0].rows[id: 2].editor.title, "Milk") {
+      $0.path[id: 0]?.rows[id: 2]?.editor?.title = "Milk"
+    }
+    await store.send(\.path[id: 0].rows[id: 2].editor.clear) {
+      $0.path[id: 0]?.rows[id: 2]?.editor?.title = ""
+    }
+    await store.send(\.path[id: 0].rows[id: 2].editor.dismiss) {
+      $0.path[id: 0]?.rows[id: 2]?.editor = nil
+    }
+  }
+
+  @Test func aPathThatNamesNoActionFailsAndSendsNothing() async {
+    let store = TestStore(initialState: App.State()) { App() }
+    await withKnownIssue {
+      await store.send(\.path[id: 0].rows[id: 2].editor.title, 42)
+    } matching: { issue in
+      "\(issue)".contains("\\.path[id: 0].rows[id: 2].editor.title names no action to send: the case carries a String, not a Int")
+    }
+    await withKnownIssue {
+      await store.send(\.path[id: 0].rows[id: 2].editr.clear)
+    } matching: { issue in
+      "\(issue)".contains("TestStoreCaseKeyPathTests.Row.Action has no case .editr")
     }
   }
 }

@@ -17,4 +17,8 @@ public struct StackElementID: Hashable, Comparable, Sendable, ExpressibleByInteg
 /// `\.path[id: 0]`: a stack element's id is written as its number in case key paths.
 extension StackElementID: CaseKeyPathID {
   var caseKeyPathID: AnyHashable { AnyHashable(rawValue) }
+  init?(caseKeyPathID: AnyHashable) {
+    guard let rawValue = caseKeyPathID.base as? Int else { return nil }
+    self.rawValue = rawValue
+  }
 }

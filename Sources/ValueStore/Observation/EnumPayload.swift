@@ -48,6 +48,13 @@ enum EnumPayload {
     }
   }
 
+  /// A tuple type's element `index`: its type and its offset in the tuple.
+  static func tupleElement(_ type: Any.Type, _ index: Int) -> (type: Any.Type, offset: Int) {
+    let element = EnumTag.metadata(type) + 3 * MemoryLayout<Int>.size + index * 2 * MemoryLayout<Int>.size
+    return (unsafeBitCast(element.load(as: UnsafeRawPointer.self), to: Any.Type.self),
+      Int(element.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)))  // a 32-bit offset off Apple platforms
+  }
+
   /// Whether a `type` value stored in a non-generic enum has a generic `Value`'s layout. Functions
   /// and metatypes do not (stored thin, without reabstraction), also inside tuples and optionals.
   static func isStoredAsGeneric(_ type: Any.Type) -> Bool {
@@ -192,8 +199,8 @@ enum EnumPayload {
   }
 
   /// The enum's cases in the runtime's numbering (payload cases first; a payload known to be empty
-  /// makes none), from its descriptor's field records. Checked against the descriptor's payload-case
-  /// count: where they disagree (a generic payload instantiated with an empty type), nil (reflection).
+  /// makes none, except in a generic enum), from its descriptor's field records; nil where neither
+  /// reading matches the descriptor's payload-case count.
   static func readCases(_ type: Any.Type) -> [CaseInfo]? {
     let metadata = EnumTag.metadata(type)
     let descriptor = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
@@ -202,13 +209,12 @@ enum EnumPayload {
     let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
     let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
     let arguments = metadata + 2 * MemoryLayout<Int>.size  // a value type's generic arguments
-    var withPayload: [CaseInfo] = []
-    var without: [CaseInfo] = []
+    var cases: [(info: CaseInfo, isSized: Bool)] = []
     for index in 0..<count {
       let record = fields + 16 + index * recordSize
       let caseName = relative(record, 8).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "?"
       guard let name = relative(record, 4) else {
-        without.append(CaseInfo(name: caseName, payloadType: nil, isIndirect: false))
+        cases.append((CaseInfo(name: caseName, payloadType: nil, isIndirect: false), false))
         continue
       }
       guard
@@ -220,15 +226,18 @@ enum EnumPayload {
       let info = CaseInfo(
         name: caseName, payloadType: payloadType, isIndirect: isIndirect,
         isDeclaredGeneric: isGenericParameter(name))
-      if isIndirect || size(of: payloadType) > 0 {
-        withPayload.append(info)
-        withPayload[withPayload.count - 1].isPayloadCase = true
-      } else {
-        without.append(info)
-      }
+      cases.append((info, isIndirect || size(of: payloadType) > 0))
     }
+    // The compiler makes a case whose payload is known to be empty a payload-less one; a generic
+    // enum's layout is made at run time from its declaration, where every payload counts
+    // (`Result<Int, EmptyError>.failure`). The descriptor's count tells which.
+    let declared = cases.count(where: { $0.info.payloadType != nil }) == payloadCaseCount
+    for index in cases.indices {
+      cases[index].info.isPayloadCase = declared ? cases[index].info.payloadType != nil : cases[index].isSized
+    }
+    let withPayload = cases.map(\.info).filter(\.isPayloadCase)
     guard withPayload.count == payloadCaseCount else { return nil }
-    return withPayload + without
+    return withPayload + cases.map(\.info).filter { !$0.isPayloadCase }
   }
 
   /// Whether a mangled type name is a bare generic parameter (`x`, `q_`, `qd__`…): a payload

@@ -52,6 +52,26 @@ public struct BindingAction<Root>: Equatable, @unchecked Sendable {  // key path
   public func apply(to root: inout Root) { set(&root) }
 }
 
+extension BindingAction {
+  /// `set(keyPath, value)` for a field whose type is known only at run time: `keyPath` is a
+  /// `WritableKeyPath<Root, Value>` and `value` an `Equatable` `Value`.
+  init(field keyPath: PartialKeyPath<Root>, _ value: any Sendable) {
+    nonisolated(unsafe) let (keyPath, equatable) = (keyPath, value as! any Equatable)
+    self.init(
+      keyPath: keyPath, value: value,
+      set: { root in
+        func write<Value>(_: Value.Type) {
+          root[keyPath: keyPath as! WritableKeyPath<Root, Value>] = value as! Value
+        }
+        _openExistential(type(of: keyPath).valueType, do: write)
+      },
+      isEqual: { other in
+        func isEqual<Value: Equatable>(_ value: Value) -> Bool { (other as? Value) == value }
+        return isEqual(equatable)
+      })
+  }
+}
+
 extension BindingAction: CustomStringConvertible {
   public var description: String { "set(\(keyPath), \(value))" }
 }

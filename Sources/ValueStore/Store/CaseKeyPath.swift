@@ -118,4 +118,11 @@ protocol CaseKeyPathTransparent {}
 /// An id written as another value in case key paths (`StackElementID` as its number: `[id: 0]`).
 protocol CaseKeyPathID {
   var caseKeyPathID: AnyHashable { get }
+  init?(caseKeyPathID: AnyHashable)
+}
+
+/// The action `path` names, carrying `payload` in its last case (nil for a case without one); for
+/// a test store's `send(\.a.b, value)`.
+@_spi(Testing) public func _embed<Enum>(_ path: CaseKeyPath<Enum>, _ payload: (any Sendable)?) throws -> Enum {
+  try Cases<Enum>.embed(path, payload)
 }

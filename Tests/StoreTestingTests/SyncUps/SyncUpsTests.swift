@@ -6,19 +6,8 @@ import ValueStore
 /// TCA's SyncUps tests (Examples/SyncUps/SyncUpsTests), one suite per file of theirs, with TCA's
 /// assertions: a change to a shared value is asserted in the step that made it
 /// (`$0.$syncUp.withLock { … }`). Received actions are named by case key paths, as TCA's
-/// (`\.path[id: 1].record.timerTick`); sent ones by a case path and a value (`detail(0)`,
-/// `.editButtonTapped`): a case key path names a case, it cannot build one.
-enum SyncUpsTests {
-  /// `\.path[id: id].detail`
-  static func detail(_ id: StackElementID) -> CasePath<SyncUpsApp.Action, SyncUpDetail.Action> {
-    CasePath(SyncUpsApp.Action.path)[id: id].appending(SyncUpsApp.PathAction.detail)
-  }
-
-  /// `\.path[id: id].record`
-  static func record(_ id: StackElementID) -> CasePath<SyncUpsApp.Action, RecordMeeting.Action> {
-    CasePath(SyncUpsApp.Action.path)[id: id].appending(SyncUpsApp.PathAction.record)
-  }
-}
+/// (`\.path[id: 1].record.timerTick`), and so are sent ones (`\.path[id: 0].detail.editButtonTapped`).
+enum SyncUpsTests {}
 
 extension SyncUpsTests {
   @MainActor @Suite(.timeLimit(.minutes(1)))
@@ -37,19 +26,19 @@ extension SyncUpsTests {
         $0.path[id: 0] = .detail(SyncUpDetail.State(syncUp: sharedSyncUp))
       }
 
-      await store.send(detail(0), .editButtonTapped) {
+      await store.send(\.path[id: 0].detail.editButtonTapped) {
         $0.path[id: 0]?.modify(SyncUpsApp.Path.detail) { $0.destination = .edit(SyncUpForm.State(syncUp: syncUp)) }
       }
 
       var newSyncUp = syncUp
       newSyncUp.title = "Blob"
-      await store.send(detail(0), .destination(.presented(.edit(.binding(.set(\.syncUp, newSyncUp)))))) {
+      await store.send(\.path[id: 0].detail.destination.edit.binding.syncUp, newSyncUp) {
         $0.path[id: 0]?.modify(SyncUpsApp.Path.detail) {
           $0.destination?.modify(SyncUpDetail.Destination.edit) { $0.syncUp.title = "Blob" }
         }
       }
 
-      await store.send(detail(0), .doneEditingButtonTapped) {
+      await store.send(\.path[id: 0].detail.doneEditingButtonTapped) {
         $0.path[id: 0]?.modify(SyncUpsApp.Path.detail) {
           $0.destination = nil
           $0.$syncUp.withLock { $0.title = "Blob" }
@@ -72,11 +61,11 @@ extension SyncUpsTests {
         $0.path[id: 0] = .detail(SyncUpDetail.State(syncUp: sharedSyncUp))
       }
 
-      await store.send(detail(0), .deleteButtonTapped) {
+      await store.send(\.path[id: 0].detail.deleteButtonTapped) {
         $0.path[id: 0]?.modify(SyncUpsApp.Path.detail) { $0.destination = .alert(.deleteSyncUp) }
       }
 
-      await store.send(detail(0), .destination(.presented(.alert(.confirmDeletion)))) {
+      await store.send(\.path[id: 0].detail.destination.alert.confirmDeletion) {
         $0.path[id: 0]?.modify(SyncUpsApp.Path.detail) { $0.destination = nil }
         $0.syncUpsList.$syncUps.withLock { $0 = [] }
       }
@@ -128,7 +117,7 @@ extension SyncUpsTests {
       }
 
       await store.withExhaustivity(.off) {
-        await store.send(record(1), .onTask)
+        await store.send(\.path[id: 1].record.onTask)
         await store.receive(.path(.popFrom(id: 1))) {
           #expect($0.path.count == 1)
         }
@@ -169,7 +158,7 @@ extension SyncUpsTests {
         $0.continuousClock = clock
         $0.speechClient.authorizationStatus = { .denied }
       }
-      await store.send(record(1), .onTask)
+      await store.send(\.path[id: 1].record.onTask)
       await clock.advance(by: .seconds(1))
       await store.receive(\.path[id: 1].record.timerTick) {
         $0.path[id: 1]?.modify(SyncUpsApp.Path.record) { $0.secondsElapsed = 1 }
@@ -187,8 +176,8 @@ extension SyncUpsTests {
         $0.continuousClock = clock
         $0.speechClient.authorizationStatus = { .denied }
       }
-      await store.send(record(0), .onTask)
-      await store.send(record(1), .onTask)
+      await store.send(\.path[id: 0].record.onTask)
+      await store.send(\.path[id: 1].record.onTask)
       await clock.advance(by: .seconds(1))
       store.exhaustivity = .off  // which timer ticks first is up to the scheduler
       await store.receive(\.path[id: 0].record.timerTick) {
@@ -351,7 +340,7 @@ extension SyncUpsTests {
       await store.receive(.timerTick)
       await store.receive(.timerTick)
 
-      await store.send(.alert(.presented(.confirmSave))) {
+      await store.send(\.alert.confirmSave) {
         $0.alert = nil
         $0.$syncUp.withLock {
           _ = $0.meetings.insert(
@@ -382,7 +371,7 @@ extension SyncUpsTests {
         $0.alert = .endMeeting(isDiscardable: true)
       }
 
-      await store.send(.alert(.presented(.confirmDiscard))) {
+      await store.send(\.alert.confirmDiscard) {
         $0.alert = nil
       }
     }
@@ -415,7 +404,7 @@ extension SyncUpsTests {
         $0.alert = .endMeeting(isDiscardable: false)
       }
 
-      await store.send(.alert(.presented(.confirmSave))) {
+      await store.send(\.alert.confirmSave) {
         $0.alert = nil
         $0.$syncUp.withLock {
           _ = $0.meetings.insert(
@@ -503,7 +492,7 @@ extension SyncUpsTests {
         $0.alert = .speechRecognizerFailed
       }
 
-      await store.send(.alert(.presented(.confirmDiscard))) {
+      await store.send(\.alert.confirmDiscard) {
         $0.alert = nil
       }
     }
@@ -554,7 +543,7 @@ extension SyncUpsTests {
         $0.speechClient.authorizationStatus = { .denied }
       }
 
-      await store.send(.destination(.presented(.alert(.openSettings)))) {
+      await store.send(\.destination.alert.openSettings) {
         $0.destination = nil
       }
       #expect(settingsOpened.value)
@@ -572,7 +561,7 @@ extension SyncUpsTests {
         $0.speechClient.authorizationStatus = { .denied }
       }
 
-      await store.send(.destination(.presented(.alert(.continueWithoutRecording)))) {
+      await store.send(\.destination.alert.continueWithoutRecording) {
         $0.destination = nil
       }
 
@@ -604,7 +593,7 @@ extension SyncUpsTests {
       }
 
       syncUp.title = "Blob's Meeting"
-      await store.send(.destination(.presented(.edit(.binding(.set(\.syncUp, syncUp)))))) {
+      await store.send(\.destination.edit.binding.syncUp, syncUp) {
         $0.destination?.modify(SyncUpDetail.Destination.edit) { $0.syncUp.title = "Blob's Meeting" }
       }
 
@@ -629,7 +618,7 @@ extension SyncUpsTests {
       await store.send(.deleteButtonTapped) {
         $0.destination = .alert(.deleteSyncUp)
       }
-      await store.send(.destination(.presented(.alert(.confirmDeletion)))) {
+      await store.send(\.destination.alert.confirmDeletion) {
         $0.destination = nil
         $syncUps.withLock { $0 = [] }
       }
@@ -745,7 +734,7 @@ extension SyncUpsTests {
       }
 
       syncUp.title = "Engineering"
-      await store.send(.destination(.presented(.add(.binding(.set(\.syncUp, syncUp)))))) {
+      await store.send(\.destination.add.binding.syncUp, syncUp) {
         $0.destination?.modify(SyncUpsList.Destination.add) { $0.syncUp.title = "Engineering" }
       }
 

@@ -1,0 +1,175 @@
+@_spi(Reflection) import Swift
+
+/// Why a case key path names no value that can be built.
+struct CaseEmbedFailure: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// Building the value a case key path names: `\.path[id: 0].detail.titleChanged` with `"Blob"`
+/// is `.path(.element(id: 0, action: .detail(.titleChanged("Blob"))))`. Each step looks its case up
+/// by name in the enum's descriptor (the cases ``EnumPayload`` reads), writes the payload where the
+/// runtime keeps it — at the start of the value — and sets the case with the enum's own `inject`
+/// value witness: the way the compiler builds an enum value.
+extension Cases {
+  /// The value `path` names, carrying `payload` in its last case (nil for a case without one).
+  static func embed(_ path: KeyPath<Cases, Cases>, _ payload: (any Sendable)?) throws(CaseEmbedFailure) -> Root {
+    let value = try build(Root.self, Cases()[keyPath: path].steps[...], payload)
+    return value as! Root  // built as `Root`
+  }
+
+  private static func build(_ type: Any.Type, _ steps: ArraySlice<Step>, _ payload: (any Sendable)?) throws(CaseEmbedFailure) -> Any {
+    guard let step = steps.first else { return try cast(payload, to: type) }
+    if let binding = type as? any CaseKeyPathBinding.Type, case let .name(field) = step, steps.count == 1 {
+      return try binding.set(field: field, to: payload)
+    }
+    guard EnumTag.isEnum(type) else {
+      throw CaseEmbedFailure(description: "\(typeName(type)) is not an enum: it has no case \(describe(step))")
+    }
+    guard let cases = EnumPayload.cases(of: type)?.cases else {
+      throw CaseEmbedFailure(description: "the cases of \(typeName(type)) cannot be read")
+    }
+    switch step {
+    case let .name(name):
+      if let tag = cases.firstIndex(where: { $0.name == name }) {
+        let info = cases[tag]
+        guard info.isPayloadCase, let payloadType = info.payloadType else {
+          guard steps.count == 1 else {
+            throw CaseEmbedFailure(description: "\(typeName(type)).\(name) has no payload to name \(describe(steps.dropFirst().first!)) in")
+          }
+          guard payload == nil else { throw CaseEmbedFailure(description: "\(typeName(type)).\(name) has no payload") }
+          return make(type, tag: tag, payload: nil)
+        }
+        try checkConstructible(info, in: type)
+        return make(type, tag: tag, payload: (payloadType, try build(payloadType, steps.dropFirst(), payload)))
+      }
+      // `PresentationAction.presented` is stepped through unnamed.
+      if type is any CaseKeyPathTransparent.Type, let tag = cases.firstIndex(where: \.isPayloadCase),
+        let payloadType = cases[tag].payloadType
+      {
+        return make(type, tag: tag, payload: (payloadType, try build(payloadType, steps, payload)))
+      }
+      throw CaseEmbedFailure(description: "\(typeName(type)) has no case .\(name)")
+    case let .id(id):
+      guard let tag = cases.firstIndex(where: { $0.name == "element" }), let tupleType = cases[tag].payloadType,
+        let elements = EnumPayload.tupleElements(tupleType), elements.count == 2
+      else { throw CaseEmbedFailure(description: "\(typeName(type)) has no element(id:action:) case for [id: \(id.base)]") }
+      try checkConstructible(cases[tag], in: type)
+      let elementID = try Self.id(id.base, as: elements[0])
+      let action = try build(elements[1], steps.dropFirst(), payload)
+      return make(type, tag: tag, payload: (tupleType, makeTuple(tupleType, [elementID, action])))
+    }
+  }
+
+  private static func checkConstructible(_ info: EnumPayload.CaseInfo, in type: Any.Type) throws(CaseEmbedFailure) {
+    guard !info.isIndirect, info.isReadable else {
+      throw CaseEmbedFailure(description: "\(typeName(type)).\(info.name) is stored indirectly or thin: it cannot be built by name")
+    }
+  }
+
+  /// `id` as the element id type: as is, or from the number it is written as (`[id: 0]`).
+  private static func id(_ id: any Hashable, as type: Any.Type) throws(CaseEmbedFailure) -> Any {
+    if let written = type as? any CaseKeyPathID.Type, let made = written.init(caseKeyPathID: AnyHashable(id)) {
+      return made
+    }
+    return try cast(id, to: type)
+  }
+
+  private static func cast(_ value: Any?, to type: Any.Type) throws(CaseEmbedFailure) -> Any {
+    func open<T>(_: T.Type) -> Any? {
+      if T.self == Void.self, value == nil { return () }
+      return value.flatMap { $0 as? T }
+    }
+    guard let cast = _openExistential(type, do: open) else {
+      let given = value.map { "a \(typeName(Swift.type(of: $0)))" } ?? "no value"
+      throw CaseEmbedFailure(description: "the case carries a \(typeName(type)), not \(given)")
+    }
+    return cast
+  }
+
+  /// A type as written in its module: `Row.Action`.
+  private static func typeName(_ type: Any.Type) -> String {
+    String(reflecting: type).split(separator: ".", maxSplits: 1).last.map(String.init) ?? "\(type)"
+  }
+
+  private static func describe(_ step: Step) -> String {
+    switch step {
+    case let .name(name): ".\(name)"
+    case let .id(id): "[id: \(id.base)]"
+    }
+  }
+}
+
+/// An enum value of `type` in case `tag`, with `payload` (its declared type and a value of it).
+private func make(_ type: Any.Type, tag: Int, payload: (type: Any.Type, value: Any)?) -> Any {
+  func open<Enum>(_: Enum.Type) -> Any {
+    withUnsafeTemporaryAllocation(of: Enum.self, capacity: 1) { buffer in
+      let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+      if let payload { write(payload.value, as: payload.type, to: raw) }
+      let witnesses = EnumPayload.Witnesses(Enum.self)
+      witnesses.inject(raw, UInt32(tag), witnesses.type)
+      return buffer.baseAddress!.move()
+    }
+  }
+  return _openExistential(type, do: open)
+}
+
+/// A tuple of `type` from its elements, each already of its element type.
+private func makeTuple(_ type: Any.Type, _ elements: [Any]) -> Any {
+  func open<Tuple>(_: Tuple.Type) -> Any {
+    withUnsafeTemporaryAllocation(of: Tuple.self, capacity: 1) { buffer in
+      let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+      for (index, element) in elements.enumerated() {
+        let (elementType, offset) = EnumPayload.tupleElement(type, index)
+        write(element, as: elementType, to: raw + offset)
+      }
+      return buffer.baseAddress!.move()
+    }
+  }
+  return _openExistential(type, do: open)
+}
+
+/// Initializes `raw` with `value`, which is a `type`.
+private func write(_ value: Any, as type: Any.Type, to raw: UnsafeMutableRawPointer) {
+  func open<T>(_: T.Type) { raw.initializeMemory(as: T.self, repeating: value as! T, count: 1) }
+  _openExistential(type, do: open)
+}
+
+/// A binding action a case key path names by its field: `\.binding.title` with `"Blob"` is
+/// `.binding(.set(\.title, "Blob"))`, the key path the same as the one written in the state's type.
+protocol CaseKeyPathBinding {
+  static func set(field: String, to value: (any Sendable)?) throws(CaseEmbedFailure) -> Self
+}
+
+extension BindingAction: CaseKeyPathBinding where Root: ObservableState {
+  static func set(field: String, to value: (any Sendable)?) throws(CaseEmbedFailure) -> Self {
+    var keyPath: AnyKeyPath?
+    _ = _forEachFieldWithKeyPath(of: Root.Fields.self, options: .skippingFieldsWithoutKeyPaths) { name, path in
+      if String(cString: name) == field { keyPath = path }
+      return keyPath == nil
+    }
+    guard let keyPath else { throw .init(description: "\(Root.self) has no field \(field)") }
+    func set<Value>(_: Value.Type) -> Self? {
+      (Setter<Value>.self as? any BindingSetter.Type)?.set(keyPath, value, in: Root.self)
+    }
+    guard let action = _openExistential(type(of: keyPath).valueType, do: set) else {
+      throw .init(
+        description: "\(Root.self).\(field) is a \(type(of: keyPath).valueType), not \(value.map { "a \(type(of: $0))" } ?? "no value")")
+    }
+    return action
+  }
+}
+
+/// A binding action for a field whose type is known at run time: `Setter<Value>` conforms where
+/// `Value` is `Equatable` (the runtime checks that).
+private protocol BindingSetter {
+  static func set<Root: ObservableState>(_ field: AnyKeyPath, _ value: any Sendable, in _: Root.Type) -> BindingAction<Root>?
+}
+
+private enum Setter<Value> {}
+
+extension Setter: BindingSetter where Value: Equatable {
+  static func set<Root: ObservableState>(_ field: AnyKeyPath, _ value: any Sendable, in _: Root.Type) -> BindingAction<Root>? {
+    guard let field = field as? WritableKeyPath<Root.Fields, Value>, value is Value else { return nil }
+    return BindingAction(field: \Root.[dynamicMember: field], value)
+  }
+}
