@@ -54,8 +54,8 @@ struct VoiceMemosTests {
         )
       )
     }
-    await store.send(.recordingMemo(.presented(.onTask)))
-    await store.send(.recordingMemo(.presented(.stopButtonTapped))) {
+    await store.send(\.recordingMemo.onTask)
+    await store.send(\.recordingMemo.stopButtonTapped) {
       $0.recordingMemo?.mode = .encoding
     }
     await store.receive(\.recordingMemo.finalRecordingTime) {
@@ -76,7 +76,7 @@ struct VoiceMemosTests {
         )
       ]
     }
-    await store.send(.voiceMemos(.element(id: deadbeefURL, action: .playButtonTapped))) {
+    await store.send(\.voiceMemos[id: deadbeefURL].playButtonTapped) {
       $0.voiceMemos[id: deadbeefURL]?.mode = .playing(progress: 0)
     }
     await store.receive(\.voiceMemos[id: deadbeefURL].delegate.playbackStarted)
@@ -137,7 +137,7 @@ struct VoiceMemosTests {
         )
       )
     }
-    let recordingMemoTask = await store.send(.recordingMemo(.presented(.onTask)))
+    let recordingMemoTask = await store.send(\.recordingMemo.onTask)
     await clock.advance(by: .seconds(1))
     await store.receive(\.recordingMemo.timerUpdated) {
       $0.recordingMemo?.duration = 1
@@ -147,7 +147,7 @@ struct VoiceMemosTests {
       $0.recordingMemo?.duration = 2
     }
     await clock.advance(by: .milliseconds(500))
-    await store.send(.recordingMemo(.presented(.stopButtonTapped))) {
+    await store.send(\.recordingMemo.stopButtonTapped) {
       $0.recordingMemo?.mode = .encoding
     }
     await store.receive(\.recordingMemo.finalRecordingTime) {
@@ -186,7 +186,7 @@ struct VoiceMemosTests {
       $0.alert = AlertState { TextState("Permission is required to record voice memos.") }
       $0.audioRecorderPermission = .denied
     }
-    await store.send(.alert(.dismiss)) {
+    await store.send(\.alert.dismiss) {
       $0.alert = nil
     }
     await store.send(.openSettingsButtonTapped).finish()
@@ -222,7 +222,7 @@ struct VoiceMemosTests {
         )
       )
     }
-    await store.send(.recordingMemo(.presented(.onTask)))
+    await store.send(\.recordingMemo.onTask)
 
     didFinish.continuation.finish(throwing: SomeError())
     await store.receive(\.recordingMemo.audioRecorderDidFinish.failure)
@@ -254,7 +254,7 @@ struct VoiceMemosTests {
     }
     await store.withExhaustivity(.off(showSkippedAssertions: true)) {
       await store.send(.recordButtonTapped)
-      await store.send(.recordingMemo(.presented(.onTask)))
+      await store.send(\.recordingMemo.onTask)
       didFinish.continuation.finish(throwing: SomeError())
       await store.receive(\.recordingMemo.delegate.didFinish.failure) {
         $0.alert = AlertState { TextState("Voice memo recording failed.") }
@@ -293,7 +293,7 @@ struct VoiceMemosTests {
       $0.continuousClock = clock
     }
 
-    await store.send(.voiceMemos(.element(id: url, action: .playButtonTapped))) {
+    await store.send(\.voiceMemos[id: url].playButtonTapped) {
       $0.voiceMemos[id: url]?.mode = .playing(progress: 0)
     }
     await store.receive(\.voiceMemos[id: url].delegate.playbackStarted)
@@ -340,7 +340,7 @@ struct VoiceMemosTests {
       $0.continuousClock = clock
     }
 
-    let task = await store.send(.voiceMemos(.element(id: url, action: .playButtonTapped))) {
+    let task = await store.send(\.voiceMemos[id: url].playButtonTapped) {
       $0.voiceMemos[id: url]?.mode = .playing(progress: 0)
     }
     await store.receive(\.voiceMemos[id: url].delegate.playbackStarted)
@@ -376,7 +376,7 @@ struct VoiceMemosTests {
       VoiceMemos()
     }
 
-    await store.send(.voiceMemos(.element(id: url, action: .playButtonTapped))) {
+    await store.send(\.voiceMemos[id: url].playButtonTapped) {
       $0.voiceMemos[id: url]?.mode = .notPlaying
     }
   }
@@ -501,7 +501,7 @@ struct VoiceMemosTests {
       $0.continuousClock = clock
     }
 
-    await store.send(.voiceMemos(.element(id: url, action: .playButtonTapped))) {
+    await store.send(\.voiceMemos[id: url].playButtonTapped) {
       $0.voiceMemos[id: url]?.mode = .playing(progress: 0)
     }
     await store.receive(\.voiceMemos[id: url].delegate.playbackStarted)
