@@ -307,14 +307,6 @@ extension Observed: _InvariantParts {
   var _invariantParts: (extent: Extent?, parts: [Any]) { (_extent, [_value]) }
 }
 
-extension IdentifiedArray: _InvariantParts {
-  var _invariantParts: (extent: Extent?, parts: [Any]) { (_extent, _elements.map { $0 as Any }) }
-}
-
-extension StackState: _InvariantParts {
-  var _invariantParts: (extent: Extent?, parts: [Any]) { (nil, [_elements]) }
-}
-
 /// An extent found in a value: where, and the extent of the nearest observable value around it.
 struct _ExtentPlace {
   let extent: Extent

@@ -99,50 +99,6 @@ extension Array where Element: ObservationIdentifiable {
   }
 }
 
-extension IdentifiedArray {
-  /// Removes the elements whose ids `other` lacks, updates the others in place, inserts `other`'s
-  /// new ones, then takes `other`'s order (a sort that keeps the order writes nothing).
-  public mutating func _update(from other: Self) {
-    if _extent === other._extent { return }  // copies with no structural write since
-    let id = _id
-    if _ids.contains(where: { other._offsets[$0] == nil }) {
-      removeAll { other._offsets[id($0)] == nil }
-    }
-    for (offset, id) in other._ids.enumerated() {
-      let new = other._elements[offset]
-      if let current = _offsets[id] {
-        if let kind = _elementType {
-          kind._update(&self[_offset: current]!, from: new)
-        } else if FieldKind<Element>.isEqual(_elements[current], new) != true {
-          self[id: id] = new
-        }
-      } else {
-        insert(new, at: Swift.min(offset, count))
-      }
-    }
-    if _ids != other._ids {
-      let order = other._offsets
-      sort { order[id($0)]! < order[id($1)]! }
-    }
-  }
-}
-
-extension StackState {
-  /// Updates the elements; the next id stays the larger (ids are never reused).
-  public mutating func _update(from other: Self) {
-    _elements._update(from: other._elements)
-    _nextID = Swift.max(_nextID, other._nextID)
-  }
-}
-
-extension StackElement where Element: ObservationIdentifiable {
-  public mutating func _update(from other: Self) { element._update(from: other.element) }
-}
-
-extension ObservedStackElement {
-  mutating func _update(from other: Self) { update(&element, from: other.element) }
-}
-
 extension ReflectedEnum {
   mutating func _update(from other: Self) {
     let tag = EnumTag.tag(of: value)
