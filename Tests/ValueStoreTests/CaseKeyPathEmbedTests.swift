@@ -33,6 +33,10 @@ struct CaseKeyPathEmbedTests {
   enum Single: Equatable, Sendable { case child(Leaf), nothing }
   enum Generic<T: Equatable & Sendable>: Equatable, Sendable { case value(T), empty }
   indirect enum Tree: Equatable, Sendable { case leaf(Int), node(Tree) }
+  struct Empty: Error, Equatable {}
+  enum Loadable<T: Equatable & Sendable>: Equatable, Sendable { case loaded(T), failed(Empty), loading }
+  enum Zeros: Equatable, Sendable { case empty(Empty), full(Int) }
+  enum One: Equatable, Sendable { case only }
 
   enum Action: Equatable, Sendable {
     case leaf(Leaf)
@@ -47,6 +51,11 @@ struct CaseKeyPathEmbedTests {
     case path(StackAction<Form, Leaf>)
     case tree(Tree)
     case tapped
+    case loadInt(Loadable<Int>)
+    case loadEmpty(Loadable<Empty>)
+    case zeros(Zeros)
+    case one(One)
+    case optional(Leaf?)
   }
 
   static let uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
@@ -84,6 +93,20 @@ struct CaseKeyPathEmbedTests {
     (\.path[id: 0].tapped, nil, .path(.element(id: 0, action: .tapped)), #_sourceLocation),
     (\.path[id: 2].response.success, 1, .path(.element(id: 2, action: .response(.success(1)))), #_sourceLocation),
     (\.path.popFrom, StackElementID(integerLiteral: 1), .path(.popFrom(id: 1)), #_sourceLocation),
+    // Payloads of empty types: left out of the layout, or not (a generic parameter's).
+    (\.loadInt.loaded, 3, .loadInt(.loaded(3)), #_sourceLocation),
+    (\.loadInt.failed, Empty(), .loadInt(.failed(Empty())), #_sourceLocation),
+    (\.loadInt.loading, nil, .loadInt(.loading), #_sourceLocation),
+    (\.loadEmpty.loaded, Empty(), .loadEmpty(.loaded(Empty())), #_sourceLocation),
+    (\.loadEmpty.failed, Empty(), .loadEmpty(.failed(Empty())), #_sourceLocation),
+    (\.loadEmpty.loading, nil, .loadEmpty(.loading), #_sourceLocation),
+    (\.zeros.empty, Empty(), .zeros(.empty(Empty())), #_sourceLocation),
+    (\.zeros.full, 2, .zeros(.full(2)), #_sourceLocation),
+    (\.one.only, nil, .one(.only), #_sourceLocation),
+    // An optional payload is stepped through, as a presentation is.
+    (\.optional.renamed, "o", .optional(.renamed("o")), #_sourceLocation),
+    (\.optional.some.tapped, nil, .optional(.tapped), #_sourceLocation),
+    (\.optional.none, nil, .optional(nil), #_sourceLocation),
   ]
   }
 

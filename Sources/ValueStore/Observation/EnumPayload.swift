@@ -139,11 +139,14 @@ enum EnumPayload {
 
     /// Whether the payload can be read as a generic value of its type.
     let isReadable: Bool
+    /// Whether the payload is declared as a bare generic parameter (`case loaded(T)`).
+    let isDeclaredGeneric: Bool
 
     init(name: String, payloadType: Any.Type?, isIndirect: Bool, isDeclaredGeneric: Bool = false) {
       self.name = name
       self.payloadType = payloadType.map { type in tupleElements(type).flatMap { $0.count == 1 ? $0[0] : nil } ?? type }
       self.isIndirect = isIndirect
+      self.isDeclaredGeneric = isDeclaredGeneric
       isReadable = isDeclaredGeneric || (payloadType.map(isStoredAsGeneric) ?? true)
     }
 
@@ -228,13 +231,14 @@ enum EnumPayload {
         isDeclaredGeneric: isGenericParameter(name))
       cases.append((info, isIndirect || size(of: payloadType) > 0))
     }
-    // The compiler makes a case whose payload is known to be empty a payload-less one; a generic
-    // enum's layout is made at run time from its declaration, where every payload counts
-    // (`Result<Int, EmptyError>.failure`). The descriptor's count tells which.
-    let declared = cases.count(where: { $0.info.payloadType != nil }) == payloadCaseCount
-    for index in cases.indices {
-      cases[index].info.isPayloadCase = declared ? cases[index].info.payloadType != nil : cases[index].isSized
-    }
+    // The compiler makes a case whose payload type is known to be empty a payload-less one; a
+    // payload of a generic parameter counts whatever it is instantiated with. Where that reading
+    // disagrees with the descriptor's count (a payload generic in a nested way), every declared
+    // payload counts if that agrees.
+    let counted = cases.map { $0.isSized || $0.info.isDeclaredGeneric }
+    let declared = cases.map { $0.info.payloadType != nil }
+    let isPayload = counted.count(where: { $0 }) == payloadCaseCount ? counted : declared
+    for index in cases.indices { cases[index].info.isPayloadCase = isPayload[index] }
     let withPayload = cases.map(\.info).filter(\.isPayloadCase)
     guard withPayload.count == payloadCaseCount else { return nil }
     return withPayload + cases.map(\.info).filter { !$0.isPayloadCase }

@@ -32,7 +32,7 @@ extension Cases {
     case let .name(name):
       if let tag = cases.firstIndex(where: { $0.name == name }) {
         let info = cases[tag]
-        guard info.isPayloadCase, let payloadType = info.payloadType else {
+        guard let payloadType = info.payloadType else {
           guard steps.count == 1 else {
             throw CaseEmbedFailure(description: "\(typeName(type)).\(name) has no payload to name \(describe(steps.dropFirst().first!)) in")
           }
@@ -40,9 +40,11 @@ extension Cases {
           return make(type, tag: tag, payload: nil)
         }
         try checkConstructible(info, in: type)
-        return make(type, tag: tag, payload: (payloadType, try build(payloadType, steps.dropFirst(), payload)))
+        let value = try build(payloadType, steps.dropFirst(), payload)
+        // A payload of an empty type the compiler left out of the layout has nothing to write.
+        return make(type, tag: tag, payload: info.isPayloadCase ? (payloadType, value) : nil)
       }
-      // `PresentationAction.presented` is stepped through unnamed.
+      // `PresentationAction.presented` and `Optional.some` are stepped through unnamed.
       if type is any CaseKeyPathTransparent.Type, let tag = cases.firstIndex(where: \.isPayloadCase),
         let payloadType = cases[tag].payloadType
       {

@@ -112,8 +112,11 @@ extension Cases {
   Cases<Enum>.describe(path)
 }
 
-/// An enum whose payload case (`PresentationAction.presented`) case key paths step through unnamed.
+/// An enum whose payload case (`PresentationAction.presented`, `Optional.some`) case key paths
+/// step through unnamed.
 protocol CaseKeyPathTransparent {}
+
+extension Optional: CaseKeyPathTransparent {}
 
 /// An id written as another value in case key paths (`StackElementID` as its number: `[id: 0]`).
 protocol CaseKeyPathID {
