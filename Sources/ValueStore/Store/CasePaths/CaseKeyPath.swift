@@ -9,7 +9,10 @@
 /// ```
 ///
 /// `[id:]` steps into an element action (``StackAction``'s or ``IdentifiedAction``'s `.element`);
-/// ``PresentationAction/presented(_:)`` is stepped through without being named, as in TCA. The
+/// ``PresentationAction/presented(_:)`` (and an optional's `.some`) is stepped through without
+/// being named, as in TCA. In a test store's `send`, a path builds its action:
+/// `send(\.path[id: 0].detail.titleChanged, "x")`, `send(\.destination.edit.binding.title, "x")`
+/// (a binding by its field). The
 /// names are not checked by the compiler: a misspelled one matches no action, and the failure
 /// shows the path and the action received. (It costs the type checker one member per component,
 /// like a stored property's.)
