@@ -178,6 +178,32 @@ extension TestStore {
       at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  /// Asserts that the store received an action in the nested case `path` names, with `nil`.
+  ///
+  /// ```swift
+  /// await store.receive(\.child.selectionLoaded, nil)
+  /// ```
+  public func receive(
+    _ path: CaseKeyPath<Action>,
+    _ payload: _OptionalNilComparisonType,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receiveCase(
+      "\(_describe(path)), nil",
+      matching: { action in
+        guard let payload = path.extract(from: action) else { return false }
+        let mirror = Mirror(reflecting: payload)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
+      },
+      timeout: timeout, updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
   /// A received action matching a case key path, described by it (there is no action to diff).
   private func receiveCase(
     _ description: String, matching isMatching: (Action) -> Bool, timeout: Duration?,

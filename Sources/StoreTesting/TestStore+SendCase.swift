@@ -51,6 +51,26 @@ extension TestStore {
       at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  /// Sends `nil` in the nested case a case key path names, whose payload is optional.
+  ///
+  /// ```swift
+  /// await store.send(\.path[id: 0].detail.selectionChanged, nil) { … }
+  /// ```
+  @discardableResult
+  public func send(
+    _ path: CaseKeyPath<Action>,
+    _ value: _OptionalNilComparisonType,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await sendCase(
+      path, _NilPayload(), updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
   private func sendCase(
     _ path: CaseKeyPath<Action>, _ payload: (any Sendable)?, _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at site: CallSite

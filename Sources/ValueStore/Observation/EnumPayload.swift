@@ -229,7 +229,7 @@ enum EnumPayload {
       let info = CaseInfo(
         name: caseName, payloadType: payloadType, isIndirect: isIndirect,
         isDeclaredGeneric: isGenericParameter(name))
-      cases.append((info, isIndirect || size(of: payloadType) > 0))
+      cases.append((info, isIndirect || storedSize(of: payloadType) > 0))
     }
     // The compiler makes a case whose payload type is known to be empty a payload-less one; a
     // payload of a generic parameter counts whatever it is instantiated with. Where that reading
@@ -260,6 +260,17 @@ enum EnumPayload {
       !info.isReadable, info.shape == Shape(Value.self)
     else { return nil }
     return info
+  }
+
+  /// The size of a `type` value stored as itself: a value type's metatype (`Int.Type`) is stored
+  /// thin, in no bytes (generically it is a pointer).
+  static func storedSize(of type: Any.Type) -> Int {
+    let metadata = EnumTag.metadata(type)
+    if metadata.load(as: Int.self) == 0x304 {
+      let instance = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+      if [0x200, 0x201, 0x202, 0x301].contains(instance.load(as: Int.self)) { return 0 }
+    }
+    return size(of: type)
   }
 
   static func size(of type: Any.Type) -> Int {

@@ -120,7 +120,7 @@ struct TestStoreCaseKeyPathTests {
     await withKnownIssue {
       await store.send(\.path[id: 0].rows[id: 2].editor.title, 42)
     } matching: { issue in
-      "\(issue)".contains("\\.path[id: 0].rows[id: 2].editor.title names no action to send: the case carries a String, not a Int")
+      "\(issue)".contains("\\.path[id: 0].rows[id: 2].editor.title names no action to send: the case carries String, not Int")
     }
     await withKnownIssue {
       await store.send(\.path[id: 0].rows[id: 2].editr.clear)
@@ -128,4 +128,45 @@ struct TestStoreCaseKeyPathTests {
       "\(issue)".contains("TestStoreCaseKeyPathTests.Row.Action has no case .editr")
     }
   }
+
+  struct Form: Reducer {
+    struct State: ObservableState, Equatable {
+      struct Fields: Equatable { var title = ""; var selection: Int? = 1 }
+      var _$fields = Observed(Fields())
+    }
+    enum Action: Sendable, BindableAction {
+      case binding(BindingAction<State>)
+      case autofill
+      case select(Int?)
+    }
+    var body: some Reducer<State, Action> {
+      BindingReducer()
+      Reduce { state, action in
+        switch action {
+        case .autofill: return .send(.binding(.set(\.title, "auto")))
+        case let .select(selection):
+          state.selection = selection
+          return selection == nil ? .none : .send(.select(nil))
+        case .binding: return .none
+        }
+      }
+    }
+  }
+
+  /// A binding is sent and received by its field, as in TCA: `\.binding.title`.
+  @Test func aBindingIsSentAndReceivedByItsField() async {
+    let store = TestStore(initialState: Form.State()) { Form() }
+    await store.send(\.binding.title, "Blob") { $0.title = "Blob" }
+    await store.send(.autofill)
+    await store.receive(\.binding.title, "auto") { $0.title = "auto" }
+  }
+
+  /// `nil` for a case carrying an optional, sent and received.
+  @Test func nilIsSentAndReceived() async {
+    let store = TestStore(initialState: Form.State()) { Form() }
+    await store.send(\.select, nil) { $0.selection = nil }
+    await store.send(\.select, 2) { $0.selection = 2 }
+    await store.receive(\.select, nil) { $0.selection = nil }
+  }
 }
+

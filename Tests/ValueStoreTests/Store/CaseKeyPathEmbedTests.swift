@@ -37,6 +37,9 @@ struct CaseKeyPathEmbedTests {
   enum Loadable<T: Equatable & Sendable>: Equatable, Sendable { case loaded(T), failed(Empty), loading }
   enum Zeros: Equatable, Sendable { case empty(Empty), full(Int) }
   enum One: Equatable, Sendable { case only }
+  enum Types: Sendable { case thin(Int.Type), existential(any Sendable.Type), nothing }
+  enum Numbers: Equatable, Sendable { case real(Double), byte(UInt8), optional(Int?) }
+  enum Computed: Sendable { case compute(@Sendable (Int) -> Int), other }
 
   enum Action: Equatable, Sendable {
     case leaf(Leaf)
@@ -56,6 +59,8 @@ struct CaseKeyPathEmbedTests {
     case zeros(Zeros)
     case one(One)
     case optional(Leaf?)
+    case numbers(Numbers)
+    case bytes(IdentifiedAction<UInt8, Leaf>)
   }
 
   static let uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
@@ -107,6 +112,13 @@ struct CaseKeyPathEmbedTests {
     (\.optional.renamed, "o", .optional(.renamed("o")), #_sourceLocation),
     (\.optional.some.tapped, nil, .optional(.tapped), #_sourceLocation),
     (\.optional.none, nil, .optional(nil), #_sourceLocation),
+    // An integer is taken as the integer literal it would be written as.
+    (\.numbers.real, 2, .numbers(.real(2)), #_sourceLocation),
+    (\.numbers.byte, 7, .numbers(.byte(7)), #_sourceLocation),
+    (\.numbers.optional, 4, .numbers(.optional(4)), #_sourceLocation),
+    (\.numbers.optional, _NilPayload(), .numbers(.optional(nil)), #_sourceLocation),
+    (\.path.popFrom, 1, .path(.popFrom(id: 1)), #_sourceLocation),
+    (\.bytes[id: 9].tapped, nil, .bytes(.element(id: 9, action: .tapped)), #_sourceLocation),
   ]
   }
 
@@ -135,15 +147,17 @@ struct CaseKeyPathEmbedTests {
 
   static var failures: [(CaseKeyPath<Action>, (any Sendable)?, String)] {
   [
-    (\.leaf.renamed, 1, "the case carries a String, not a Int"),
-    (\.leaf.renamed, nil, "the case carries a String, not no value"),
+    (\.leaf.renamed, 1, "the case carries String, not Int"),
+    (\.leaf.renamed, nil, "the case carries String, but no value was given"),
     (\.leaf.tapped, "x", "CaseKeyPathEmbedTests.Leaf.tapped has no payload"),
     (\.leaf.renamd, "x", "CaseKeyPathEmbedTests.Leaf has no case .renamd"),
     (\.tapped.more, nil, "CaseKeyPathEmbedTests.Action.tapped has no payload to name .more in"),
     (\.leaf.renamed.more, "x", "String is not an enum: it has no case .more"),
     (\.only[id: 1], nil, "CaseKeyPathEmbedTests.Only has no element(id:action:) case for [id: 1]"),
-    (\.rows[id: "one"].tapped, nil, "the case carries a Int, not a String"),
-    (\.tree.node, Tree.leaf(1), "CaseKeyPathEmbedTests.Tree.node is stored indirectly"),
+    (\.rows[id: "one"].tapped, nil, "the case carries Int, not String"),
+    (\.tree.node, Tree.leaf(1), "CaseKeyPathEmbedTests.Tree.node is an indirect case: it cannot be built by name"),
+    (\.numbers.byte, 300, "the case carries UInt8, not Int"),
+    (\.leaf.moved, (1, "x"), "the case carries (from: Int, to: Int), not (Int, String)"),
   ]
   }
 
@@ -192,4 +206,41 @@ struct CaseKeyPathEmbedTests {
       "\($0)".contains("Settings.count is a Int, not a String")
     }
   }
+
+  /// A case carrying a value's metatype is stored in no bytes: the enum's other cases are named
+  /// and built all the same; one carrying a function is refused, saying why.
+  @Test func thinPayloadsLeaveTheOtherCasesReachable() throws {
+    guard case .nothing = try _embed(\Cases<Types>.nothing, nil) else { Issue.record("not .nothing"); return }
+    #expect((\Cases<Types>.nothing).extract(from: Types.nothing) != nil)
+    #expect { _ = try _embed(\Cases<Computed>.compute, nil) } throws: {
+      "\($0)".contains("CaseKeyPathEmbedTests.Computed.compute carries a function or a metatype: it cannot be built by name")
+    }
+    guard case .other = try _embed(\Cases<Computed>.other, nil) else { Issue.record("not .other"); return }
+  }
+
+  /// `\.binding.title` reads the value of the binding action that sets `title`, and nothing else.
+  @Test func aBindingIsReadByItsField() throws {
+    let built: SettingsAction = try _embed(\.binding.limit, 3)
+    #expect((\Cases<SettingsAction>.binding.limit).extract(from: built) as? Int? == 3)
+    #expect((\Cases<SettingsAction>.binding.title).extract(from: built) == nil)
+    guard case let .binding(action) = built else { Issue.record("not a binding"); return }
+    #expect(type(of: action.value) == Int?.self)
+    #expect("\(action)".hasSuffix(", Optional(3))"))
+  }
+
+  @Test func aBindingOfAConstantOrANonEquatableFieldSaysWhy() {
+    #expect { _ = try _embed(\Cases<ConstantAction>.binding.id, 3) } throws: {
+      "\($0)".contains("Constant.id is a constant: a binding cannot set it")
+    }
+    #expect { _ = try _embed(\Cases<ConstantAction>.binding.opaque, Opaque()) } throws: {
+      "\($0)".contains("Constant.opaque is not Equatable: a binding cannot set it")
+    }
+  }
+
+  struct Opaque: Sendable {}
+  struct Constant: ObservableState {
+    struct Fields { let id = 0; var opaque = Opaque() }
+    var _$fields = Observed(Fields())
+  }
+  enum ConstantAction: Sendable { case binding(BindingAction<Constant>) }
 }

@@ -64,7 +64,8 @@ extension Cases {
 
   private static func checkConstructible(_ info: EnumPayload.CaseInfo, in type: Any.Type) throws(CaseEmbedFailure) {
     guard !info.isIndirect, info.isReadable else {
-      throw CaseEmbedFailure(description: "\(typeName(type)).\(info.name) is stored indirectly or thin: it cannot be built by name")
+      let why = info.isIndirect ? "is an indirect case" : "carries a function or a metatype"
+      throw CaseEmbedFailure(description: "\(typeName(type)).\(info.name) \(why): it cannot be built by name")
     }
   }
 
@@ -78,19 +79,16 @@ extension Cases {
 
   private static func cast(_ value: Any?, to type: Any.Type) throws(CaseEmbedFailure) -> Any {
     func open<T>(_: T.Type) -> Any? {
-      if T.self == Void.self, value == nil { return () }
-      return value.flatMap { $0 as? T }
+      guard let value else { return T.self == Void.self ? () : nil }
+      if value is _NilPayload { return (T.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) }
+      return value as? T ?? integerLiteral(value, as: T.self)
     }
     guard let cast = _openExistential(type, do: open) else {
-      let given = value.map { "a \(typeName(Swift.type(of: $0)))" } ?? "no value"
-      throw CaseEmbedFailure(description: "the case carries a \(typeName(type)), not \(given)")
+      let given = value.map { typeName(Swift.type(of: $0)) }
+      throw CaseEmbedFailure(
+        description: "the case carries \(typeName(type)), " + (given.map { "not \($0)" } ?? "but no value was given"))
     }
     return cast
-  }
-
-  /// A type as written in its module: `Row.Action`.
-  private static func typeName(_ type: Any.Type) -> String {
-    String(reflecting: type).split(separator: ".", maxSplits: 1).last.map(String.init) ?? "\(type)"
   }
 
   private static func describe(_ step: Step) -> String {
@@ -136,42 +134,42 @@ private func write(_ value: Any, as type: Any.Type, to raw: UnsafeMutableRawPoin
   _openExistential(type, do: open)
 }
 
-/// A binding action a case key path names by its field: `\.binding.title` with `"Blob"` is
-/// `.binding(.set(\.title, "Blob"))`, the key path the same as the one written in the state's type.
-protocol CaseKeyPathBinding {
-  static func set(field: String, to value: (any Sendable)?) throws(CaseEmbedFailure) -> Self
-}
-
-extension BindingAction: CaseKeyPathBinding where Root: ObservableState {
-  static func set(field: String, to value: (any Sendable)?) throws(CaseEmbedFailure) -> Self {
-    var keyPath: AnyKeyPath?
-    _ = _forEachFieldWithKeyPath(of: Root.Fields.self, options: .skippingFieldsWithoutKeyPaths) { name, path in
-      if String(cString: name) == field { keyPath = path }
-      return keyPath == nil
-    }
-    guard let keyPath else { throw .init(description: "\(Root.self) has no field \(field)") }
-    func set<Value>(_: Value.Type) -> Self? {
-      (Setter<Value>.self as? any BindingSetter.Type)?.set(keyPath, value, in: Root.self)
-    }
-    guard let action = _openExistential(type(of: keyPath).valueType, do: set) else {
-      throw .init(
-        description: "\(Root.self).\(field) is a \(type(of: keyPath).valueType), not \(value.map { "a \(type(of: $0))" } ?? "no value")")
-    }
-    return action
+/// A type as written in its module, without module names: `Row.Action`,
+/// `(id: Int, action: Row.Action)`, `Optional<Row>`.
+func typeName(_ type: Any.Type) -> String {
+  var name = "", run = ""
+  func flush() {
+    name += run.firstIndex(of: ".").map { run[run.index(after: $0)...] }.map(String.init) ?? run
+    run = ""
   }
-}
-
-/// A binding action for a field whose type is known at run time: `Setter<Value>` conforms where
-/// `Value` is `Equatable` (the runtime checks that).
-private protocol BindingSetter {
-  static func set<Root: ObservableState>(_ field: AnyKeyPath, _ value: any Sendable, in _: Root.Type) -> BindingAction<Root>?
-}
-
-private enum Setter<Value> {}
-
-extension Setter: BindingSetter where Value: Equatable {
-  static func set<Root: ObservableState>(_ field: AnyKeyPath, _ value: any Sendable, in _: Root.Type) -> BindingAction<Root>? {
-    guard let field = field as? WritableKeyPath<Root.Fields, Value>, value is Value else { return nil }
-    return BindingAction(field: \Root.[dynamicMember: field], value)
+  for character in String(reflecting: type) {
+    if character.isLetter || character.isNumber || character == "_" || character == "." {
+      run.append(character)
+    } else {
+      flush()
+      name.append(character)
+    }
   }
+  flush()
+  return name
+}
+
+/// `value`, an integer, as the integer-literal type `T` would take it (`Double`, `UInt8`,
+/// `StackElementID`): what the same literal written in the action would be.
+private func integerLiteral<T>(_ value: Any, as _: T.Type) -> T? {
+  guard let integer = value as? any BinaryInteger, let literal = T.self as? any ExpressibleByIntegerLiteral.Type else {
+    return nil
+  }
+  func make<L: ExpressibleByIntegerLiteral>(_: L.Type) -> Any? {
+    guard let literalType = L.IntegerLiteralType.self as? any BinaryInteger.Type,
+      let converted = literalType.init(exactly: integer) as? L.IntegerLiteralType
+    else { return nil }
+    return L(integerLiteral: converted)
+  }
+  return make(literal) as? T
+}
+
+/// The payload `nil` (`send(\.optionalCase, nil)`): the case's optional, empty.
+@_spi(Testing) public struct _NilPayload: Sendable {
+  public init() {}
 }

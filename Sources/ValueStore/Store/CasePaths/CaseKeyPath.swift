@@ -61,6 +61,9 @@ extension Cases {
   /// What `step` reaches from `value`: its payload if in the named case, stepping through a
   /// presentation's `.presented` first; an element's action if its id is the one named.
   static func step(_ step: Step, from value: Any) -> Any? {
+    if case let .name(field) = step, let binding = value as? any CaseKeyPathBinding {
+      return binding.value(ifSets: field)
+    }
     guard let (name, payload) = caseOf(value) else { return nil }
     switch step {
     case let .name(expected):
