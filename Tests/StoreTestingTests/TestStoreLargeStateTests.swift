@@ -62,8 +62,9 @@ struct SheetFeature: Reducer {
           message: """
             State change does not match expectation:
 
-                … (20001 unchanged)
-                    ),
+                Sheet(
+                  rows: IdentifiedArray([
+                    … (5000 unchanged elements)
                     [id: 5000]: Row(
                       id: 5000,
               −       title: "Row 5000"
@@ -74,9 +75,10 @@ struct SheetFeature: Reducer {
               −       title: "Renamed"
               +       title: "Row 5001"
                     ),
-                    [id: 5002]: Row(
-                      id: 5002,
-                … (19993 unchanged)
+                    … (4998 unchanged elements)
+                  ]),
+                  selection: nil
+                )
 
             (Expected: −, Actual: +)
             """, line: line)
