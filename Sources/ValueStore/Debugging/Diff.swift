@@ -75,7 +75,7 @@ public func diff<T>(_ old: T, _ new: T, format: DiffFormat = .default) -> String
 /// The diff of two dumps (``Swift/String/init(customDumping:)``), or `nil` when they are the same.
 public func diff(dumps oldDump: String, _ newDump: String, format: DiffFormat = .default) -> String? {
   guard oldDump != newDump else { return nil }
-  return diff(lines: splitLines(oldDump), splitLines(newDump), format: format)
+  return diff(lines: PairedDumper.lines(oldDump), PairedDumper.lines(newDump), format: format)
 }
 
 /// The diff of two sides' lines, or `nil` when they are the same.
@@ -84,12 +84,6 @@ func diff(lines old: [DiffLine], _ new: [DiffLine], format: DiffFormat) -> Strin
   var printer = DiffPrinter(format: format)
   printer.layOut(LineDiff.editScript(from: old, to: new), old: old, new: new)
   return printer.lines.joined(separator: "\n")
-}
-
-/// The lines of a dump. Splits on UTF-8 bytes, not `Character`s, which is several times faster
-/// for dumps of large values; dumps break lines only with `\n`.
-private func splitLines(_ dump: String) -> [DiffLine] {
-  dump.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { .text(Substring($0)) }
 }
 
 /// Lays out an edit script as marked lines, folding unchanged runs away from changes.

@@ -1,35 +1,3 @@
-/// One line of one side of a diff: dumped text, or a run of elements both values share, folded
-/// without being dumped.
-enum DiffLine: Hashable {
-  case text(Substring)
-  case fold(ElementFold)
-
-  /// The line as printed.
-  var text: Substring {
-    switch self {
-    case let .text(text): text
-    case let .fold(fold): fold.text[...]
-    }
-  }
-}
-
-/// A run of elements equal in both values of a diff: the same line on both sides, printed
-/// `… (N unchanged elements)`.
-struct ElementFold: Hashable {
-  /// Tells folds apart, so that a diff pairs each only with itself.
-  let id: Int
-  let count: Int
-  let indent: Int
-  /// The collections and where the run starts in each: what the fold stands for.
-  let old: (elements: any DumpedElements, start: Int)
-  let new: (elements: any DumpedElements, start: Int)
-
-  var text: String { String(repeating: " ", count: indent) + "… (\(count) unchanged elements)" }
-
-  static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
-  func hash(into hasher: inout Hasher) { hasher.combine(id) }
-}
-
 /// Dumps two values side by side for a diff, each line as ``Swift/String/init(customDumping:)``
 /// prints it, except that a run of at least `minimumFoldedRun` elements equal in both values is
 /// one ``ElementFold`` on each side, never dumped.
@@ -65,9 +33,13 @@ struct PairedDumper {
   /// Both sides, when the values have a shape walked together; nil otherwise. The cases mirror
   /// `ValueDumper.render`'s, so each side prints as that does.
   private mutating func renderPaired(_ old: Any, _ new: Any, indent: Int) -> Sides? {
-    guard type(of: old) == type(of: new), type(of: old) != AnyHashable.self,
-      ValueDumper.leafText(of: old, indent: indent) == nil
-    else { return nil }
+    guard type(of: old) == type(of: new), type(of: old) != AnyHashable.self else { return nil }
+    // Values of one type are leaves alike.
+    if let oldText = ValueDumper.leafText(of: old, indent: indent),
+      let newText = ValueDumper.leafText(of: new, indent: indent)
+    {
+      return (Self.lines(oldText), Self.lines(newText))
+    }
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     guard oldMirror.displayStyle == newMirror.displayStyle else { return nil }
@@ -177,8 +149,13 @@ struct PairedDumper {
 
   /// `value` dumped on its own, as lines.
   private mutating func dumpedLines(_ value: Any, indent: Int) -> [DiffLine] {
-    dumper.render(value, indent: indent).utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-      .map { .text(Substring($0)) }
+    Self.lines(dumper.render(value, indent: indent))
+  }
+
+  /// The lines of a dump, split on UTF-8 bytes (several times faster than on `Character`s for
+  /// large dumps): dumps break lines only with `\n`.
+  static func lines(_ dump: String) -> [DiffLine] {
+    dump.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { .text(Substring($0)) }
   }
 
   /// One item of a block: a value after its label (or address), or a fold.
