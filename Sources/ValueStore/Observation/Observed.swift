@@ -246,6 +246,8 @@ extension Observed {
 /// one a copy shares, so values that still share one hold equal fields — a snapshot and the state
 /// it was taken from compare their untouched parts in O(1). As with `Array`, shared storage is
 /// equal even where a field's `==` is not reflexive (a NaN); other values compare their fields.
+/// Inside a tracking scope the fields are compared all the same (with the same result): a
+/// comparison reads everything below it, and nested values record their reads in their own `==`.
 extension Observed: Equatable where Fields: Equatable {
   @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -257,7 +259,7 @@ extension Observed: Equatable where Fields: Equatable {
   static func trackedEquals(_ lhs: Self, _ rhs: Self) -> Bool {
     lhs.recordWholeRead()
     rhs.recordWholeRead()
-    return lhs._extent === rhs._extent || lhs._value == rhs._value
+    return lhs._value == rhs._value || lhs._extent === rhs._extent
   }
 }
 
