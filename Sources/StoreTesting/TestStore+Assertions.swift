@@ -96,6 +96,14 @@ extension TestStore {
   private func stateChangeMessage(
     _ expected: State, _ actual: State, _ snapshot: SharedSnapshot, fromAsserted: Bool, hasClosure: Bool
   ) -> String {
+    let headline = hasClosure ? "State change does not match expectation:" : "State was expected not to change, but it did:"
+    // Where both sides see every shared value alike, they are diffed together, which skips equal
+    // elements without dumping them; otherwise each is dumped whole in its own view.
+    if !sharedChanges.hasChanges(at: snapshot), !sharedChanges.hasMismatch(at: snapshot, exhaustive: fromAsserted) {
+      return sharedChanges.actual(at: snapshot) {
+        differenceMessage(headline, expected, actual, firstName: "Expected", secondName: "Actual")
+      }
+    }
     var expectedDump = sharedChanges.asserting(at: snapshot, fromAsserted: fromAsserted) { String(customDumping: expected) }
     var actualDump = sharedChanges.actual(at: snapshot) { String(customDumping: actual) }
     if expectedDump == actualDump {
@@ -105,8 +113,6 @@ extension TestStore {
         actualDump += "\n\nShared value: " + String(customDumping: actualValue)
       }
     }
-    return differenceMessage(
-      hasClosure ? "State change does not match expectation:" : "State was expected not to change, but it did:",
-      dumps: expectedDump, actualDump, firstName: "Expected", secondName: "Actual")
+    return differenceMessage(headline, dumps: expectedDump, actualDump, firstName: "Expected", secondName: "Actual")
   }
 }

@@ -206,6 +206,9 @@ nonisolated(unsafe) let goals: [Goal] = [
       .time("counter", TestingScenarios.testStoreCounterName, atMost: 2_000),
       .time("10k rows", TestingScenarios.testStoreRowsName, atMost: 20_000),
     ]),
+  Goal(
+    name: "diff in O(changed)",
+    criteria: [.time("10k rows, 1 changed", TestingScenarios.diffName, atMost: 1_000_000)]),
 ]
 
 /// One checked criterion, as printed and as written to JSON.

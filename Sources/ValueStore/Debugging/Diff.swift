@@ -45,7 +45,10 @@ public struct DiffFormat: Sendable {
 /// line of those dumps after a marker from `format` and a space: ``DiffFormat/first`` for lines
 /// only in `old`, ``DiffFormat/second`` for lines only in `new`, and ``DiffFormat/both`` for
 /// unchanged lines. A few unchanged lines are kept around each change for orientation; longer
-/// unchanged runs fold into one `… (N unchanged)` line. The same inputs always give the same text.
+/// unchanged runs fold into one `… (N unchanged)` line. In a collection, a run of 16 or more
+/// elements equal in both values (by `==` where they are `Equatable`, else by their dumps) prints
+/// as one `… (N unchanged elements)` line and is never dumped, so a diff of large values costs
+/// what changed in them. The same inputs always give the same text.
 ///
 /// ```swift
 /// struct Counter { var count: Int; var title: String }
@@ -61,25 +64,26 @@ public struct DiffFormat: Sendable {
 ///   - old: The first value, such as the expected one.
 ///   - new: The second value, such as the actual one.
 ///   - format: The line markers.
-/// - Returns: The diff, or `nil` when both values dump to the same text.
+/// - Returns: The diff, or `nil` when both values dump to the same text (apart from equal
+///   elements folded).
 public func diff<T>(_ old: T, _ new: T, format: DiffFormat = .default) -> String? {
-  diff(dumps: String(customDumping: old), String(customDumping: new), format: format)
+  var dumper = PairedDumper()
+  let sides = dumper.render(old, new, indent: 0)
+  return diff(lines: sides.old, sides.new, format: format)
 }
 
 /// The diff of two dumps (``Swift/String/init(customDumping:)``), or `nil` when they are the same.
 public func diff(dumps oldDump: String, _ newDump: String, format: DiffFormat = .default) -> String? {
   guard oldDump != newDump else { return nil }
-  let oldLines = splitLines(oldDump)
-  let newLines = splitLines(newDump)
-  var printer = DiffPrinter(format: format)
-  printer.layOut(LineDiff.editScript(from: oldLines, to: newLines), old: oldLines, new: newLines)
-  return printer.lines.joined(separator: "\n")
+  return diff(lines: PairedDumper.lines(oldDump), PairedDumper.lines(newDump), format: format)
 }
 
-/// The lines of a dump. Splits on UTF-8 bytes, not `Character`s, which is several times faster
-/// for dumps of large values; dumps break lines only with `\n`.
-private func splitLines(_ dump: String) -> [Substring] {
-  dump.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+/// The diff of two sides' lines, or `nil` when they are the same.
+func diff(lines old: [DiffLine], _ new: [DiffLine], format: DiffFormat) -> String? {
+  guard old != new else { return nil }
+  var printer = DiffPrinter(format: format)
+  printer.layOut(LineDiff.editScript(from: old, to: new), old: old, new: new)
+  return printer.lines.joined(separator: "\n")
 }
 
 /// Lays out an edit script as marked lines, folding unchanged runs away from changes.
@@ -94,7 +98,7 @@ private struct DiffPrinter {
     self.format = format
   }
 
-  mutating func layOut(_ script: [LineDiff.Edit], old: [Substring], new: [Substring]) {
+  mutating func layOut(_ script: [LineDiff.Edit], old: [DiffLine], new: [DiffLine]) {
     var oldIndex = 0
     var newIndex = 0
     var step = 0
@@ -111,8 +115,8 @@ private struct DiffPrinter {
         // new version each read as one block.
         let removed = script[step..<end].count { $0 == .remove }
         let inserted = end - step - removed
-        lines += old[oldIndex..<oldIndex + removed].map { marked(format.first, $0) }
-        lines += new[newIndex..<newIndex + inserted].map { marked(format.second, $0) }
+        lines += old[oldIndex..<oldIndex + removed].map { marked(format.first, $0.text) }
+        lines += new[newIndex..<newIndex + inserted].map { marked(format.second, $0.text) }
         oldIndex += removed
         newIndex += inserted
       }
@@ -121,25 +125,45 @@ private struct DiffPrinter {
   }
 
   /// Keeps the context lines of an unchanged run and folds the rest, indented to the shallowest
-  /// folded line so the fold sits at the level of what it hides.
-  private mutating func layOutUnchanged(_ run: ArraySlice<Substring>, isFirst: Bool, isLast: Bool) {
+  /// folded line so the fold sits at the level of what it hides. Element folds always print and
+  /// are no context: the lines hidden on either side of one fold apart.
+  private mutating func layOutUnchanged(_ run: ArraySlice<DiffLine>, isFirst: Bool, isLast: Bool) {
+    let textCount = run.count { if case .text = $0 { true } else { false } }
     let head = isFirst ? 0 : Self.contextLineCount
-    let tail = isLast ? 0 : Self.contextLineCount
-    let folded = run.dropFirst(head).dropLast(tail)
-    // Folding a single line would not make the output any shorter.
-    guard folded.count > 1 else {
-      lines += run.map { marked(format.both, $0) }
+    let tail = isLast ? textCount : textCount - Self.contextLineCount
+    var hidden: [Substring] = []
+    var textIndex = 0
+    for line in run {
+      guard case let .text(text) = line else {
+        foldHidden(&hidden)
+        lines.append(marked(format.both, line.text))
+        continue
+      }
+      if textIndex >= head && textIndex < tail {
+        hidden.append(text)
+      } else {
+        foldHidden(&hidden)
+        lines.append(marked(format.both, text))
+      }
+      textIndex += 1
+    }
+    foldHidden(&hidden)
+  }
+
+  /// Prints the hidden lines as one fold, or as they are when there is only one: folding a single
+  /// line would not make the output any shorter.
+  private mutating func foldHidden(_ hidden: inout [Substring]) {
+    defer { hidden.removeAll(keepingCapacity: true) }
+    guard hidden.count > 1 else {
+      lines += hidden.map { marked(format.both, $0) }
       return
     }
     let indent =
-      folded.lazy
+      hidden.lazy
       .filter { !$0.isEmpty }
       .map { $0.utf8.prefix { $0 == UInt8(ascii: " ") }.count }
       .min() ?? 0
-    let fold = String(repeating: " ", count: indent) + "… (\(folded.count) unchanged)"
-    lines += run.prefix(head).map { marked(format.both, $0) }
-    lines.append(marked(format.both, fold[...]))
-    lines += run.suffix(tail).map { marked(format.both, $0) }
+    lines.append(marked(format.both, (String(repeating: " ", count: indent) + "… (\(hidden.count) unchanged)")[...]))
   }
 
   /// `marker`, a space and `line`; an empty line gets the bare marker, without trailing space.

@@ -66,14 +66,7 @@ struct ValueDumper {
 
   private mutating func renderStruct(_ value: Any, _ mirror: Mirror, indent: Int) -> String {
     if let shared = value as? any SharedDumpable { return render(shared.dumpedValue, indent: indent) }
-    var children = mirror.children
-    // Observable structs keep their fields in one `_$fields` storage property whose mirror hides
-    // the observation bookkeeping; printing through it makes them read like the struct they model.
-    // Shared values declared beside it print under their own names (`_count` is `count`).
-    if let storage = children.first, storage.label == "_$fields" {
-      let fields = Mirror(reflecting: storage.value).children
-      children = children.count == 1 ? fields : Mirror.Children(Array(fields) + children.dropFirst().map(Self.unwrapped))
-    }
+    let children = Self.structChildren(mirror)
     if children.isEmpty {
       if let description = Self.ownDescription(of: value, indent: indent) { return description }
       // Metatypes, functions and other non-struct values have no meaningful `Name()` form.
@@ -132,10 +125,14 @@ struct ValueDumper {
       let address = ids.map { "id: \($0[offset])" } ?? element.label ?? String(offset)
       return "[\(address)]: " + render(element.value, indent: indent + 2)
     }
-    // Arrays are the default collection, so only other collection types name themselves.
-    if value is any PlainArray { return Self.block("[", elements, "]", indent: indent) }
-    let name = typeName(mirror.subjectType)
-    return Self.block("\(name)([", elements, "])", indent: indent)
+    let (open, close) = collectionDelimiters(value, mirror)
+    return Self.block(open, elements, close, indent: indent)
+  }
+
+  /// `[` and `]` for arrays, the default collection; other collection types name themselves.
+  mutating func collectionDelimiters(_ value: Any, _ mirror: Mirror) -> (open: String, close: String) {
+    if value is any PlainArray { return ("[", "]") }
+    return ("\(typeName(mirror.subjectType))([", "])")
   }
 
   private mutating func renderDictionary(_ mirror: Mirror, indent: Int) -> String {
@@ -160,7 +157,18 @@ struct ValueDumper {
     return Self.block("\(name)([", Self.sortedForDisplay(entries).map(\.text), "])", indent: indent)
   }
 
-  private mutating func typeName(_ type: Any.Type) -> String {
+  /// A struct's printed children. Observable structs keep their fields in one `_$fields` storage
+  /// property whose mirror hides the observation bookkeeping; printing through it makes them read
+  /// like the struct they model. Shared values declared beside it print under their own names
+  /// (`_count` is `count`).
+  static func structChildren(_ mirror: Mirror) -> Mirror.Children {
+    let children = mirror.children
+    guard let storage = children.first, storage.label == "_$fields" else { return children }
+    let fields = Mirror(reflecting: storage.value).children
+    return children.count == 1 ? fields : Mirror.Children(Array(fields) + children.dropFirst().map(Self.unwrapped))
+  }
+
+  mutating func typeName(_ type: Any.Type) -> String {
     if let name = typeNames[ObjectIdentifier(type)] { return name }
     let name = Self.uncachedTypeName(type)
     typeNames[ObjectIdentifier(type)] = name
@@ -175,16 +183,19 @@ struct ValueDumper {
 
   /// Renders children as `label: value`; tuple positions (`.0`) and unlabeled children print bare.
   private mutating func fields(of children: some Sequence<Mirror.Child>, indent: Int) -> [String] {
-    children.map { child in
-      let text = render(child.value, indent: indent + 2)
-      guard let label = child.label, !label.hasPrefix(".") else { return text }
-      return "\(label): \(text)"
-    }
+    children.map { child in Self.fieldPrefix(child.label) + render(child.value, indent: indent + 2) }
+  }
+
+  /// What precedes a child's value: `label: `, or nothing for tuple positions (`.0`) and
+  /// unlabeled children.
+  static func fieldPrefix(_ label: String?) -> String {
+    guard let label, !label.hasPrefix(".") else { return "" }
+    return "\(label): "
   }
 
   /// Lays out rendered items one per line between `open` and `close`, separated by commas and
   /// indented one level deeper; an empty container stays on one line (`Name()`, `[]`).
-  private static func block(_ open: String, _ items: [String], _ close: String, indent: Int) -> String {
+  static func block(_ open: String, _ items: [String], _ close: String, indent: Int) -> String {
     guard !items.isEmpty else { return open + close }
     let itemStart = "\n" + String(repeating: " ", count: indent + 2)
     return open + itemStart + items.joined(separator: "," + itemStart)
@@ -193,7 +204,7 @@ struct ValueDumper {
 }
 
 /// Marks the array types that print as bare `[…]` literals rather than `TypeName([…])`.
-private protocol PlainArray {}
+protocol PlainArray {}
 extension Array: PlainArray {}
 extension ContiguousArray: PlainArray {}
 extension ArraySlice: PlainArray {}

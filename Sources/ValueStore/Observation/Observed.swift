@@ -241,18 +241,25 @@ extension Observed {
   }
 }
 
+/// Two values with the same extent are equal without comparing their fields: a write that changes
+/// a field (one its own `==` calls equal may be skipped) makes the extent the value's own, forking
+/// one a copy shares, so values that still share one hold equal fields — a snapshot and the state
+/// it was taken from compare their untouched parts in O(1). As with `Array`, shared storage is
+/// equal even where a field's `==` is not reflexive (a NaN); other values compare their fields.
+/// Inside a tracking scope the fields are compared all the same (with the same result): a
+/// comparison reads everything below it, and nested values record their reads in their own `==`.
 extension Observed: Equatable where Fields: Equatable {
   @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     if _slowPath(openTrackingScopes.load(ordering: .relaxed) != 0) { return trackedEquals(lhs, rhs) }
-    return lhs._value == rhs._value
+    return lhs._extent === rhs._extent || lhs._value == rhs._value
   }
 
   @inlinable @inline(never)
   static func trackedEquals(_ lhs: Self, _ rhs: Self) -> Bool {
     lhs.recordWholeRead()
     rhs.recordWholeRead()
-    return lhs._value == rhs._value
+    return lhs._value == rhs._value || lhs._extent === rhs._extent
   }
 }
 

@@ -73,16 +73,16 @@ struct DiffTests {
     new[5_000].isDone = true
     #expect(
       diff(old, new) == """
-          … (25001 unchanged)
+          [
+            … (5000 unchanged elements)
             [5000]: Row(
               id: 5000,
               title: "Row 5000",
         -     isDone: false
         +     isDone: true
             ),
-            [5001]: Row(
-              id: 5001,
-          … (24994 unchanged)
+            … (4999 unchanged elements)
+          ]
         """
     )
   }
