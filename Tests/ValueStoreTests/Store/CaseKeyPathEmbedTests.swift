@@ -203,7 +203,7 @@ struct CaseKeyPathEmbedTests {
       "\($0)".contains("Settings has no field titel")
     }
     #expect { _ = try _embed(\Cases<SettingsAction>.binding.count, "x") } throws: {
-      "\($0)".contains("Settings.count is a Int, not a String")
+      "\($0)".contains("Settings.count is Int, not String")
     }
   }
 

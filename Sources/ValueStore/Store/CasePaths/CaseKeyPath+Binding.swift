@@ -14,7 +14,7 @@ extension BindingAction: CaseKeyPathBinding where Root: ObservableState {
     guard let fieldPath = fieldPath(named: field) else { throw .init(description: "\(typeName(Root.self)) has no field \(field)") }
     let valueType = type(of: fieldPath).valueType
     let name = "\(typeName(Root.self)).\(field)"
-    guard let value else { throw .init(description: "\(name) is set to a \(typeName(valueType)), but no value was given") }
+    guard let value else { throw .init(description: "\(name) is \(typeName(valueType)), but no value was given") }
     func set<Value>(_: Value.Type) throws(CaseEmbedFailure) -> Self {
       guard let writable = fieldPath as? WritableKeyPath<Root.Fields, Value> else {
         throw .init(description: "\(name) is a constant: a binding cannot set it")
@@ -22,8 +22,8 @@ extension BindingAction: CaseKeyPathBinding where Root: ObservableState {
       guard let setter = Setter<Value>.self as? any BindingSetter.Type else {
         throw .init(description: "\(name) is not Equatable: a binding cannot set it")
       }
-      guard let typed = value as? Value else {
-        throw .init(description: "\(name) is a \(typeName(valueType)), not a \(typeName(type(of: value)))")
+      guard let typed = value as? Value ?? integerLiteral(value, as: Value.self) else {
+        throw .init(description: "\(name) is \(typeName(valueType)), not \(typeName(type(of: value)))")
       }
       return setter.set(writable, typed, in: Root.self)
     }

@@ -156,7 +156,7 @@ func typeName(_ type: Any.Type) -> String {
 
 /// `value`, an integer, as the integer-literal type `T` would take it (`Double`, `UInt8`,
 /// `StackElementID`): what the same literal written in the action would be.
-private func integerLiteral<T>(_ value: Any, as _: T.Type) -> T? {
+func integerLiteral<T>(_ value: Any, as _: T.Type) -> T? {
   guard let integer = value as? any BinaryInteger, let literal = T.self as? any ExpressibleByIntegerLiteral.Type else {
     return nil
   }
