@@ -172,8 +172,10 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    // A payload of another type than the case carries can match nothing: say so with the failure.
+    let mistake = _embedMistake(path, payload)
     await receiveCase(
-      "\(_describe(path)), \(String(customDumping: payload))",
+      "\(_describe(path)), \(String(customDumping: payload))" + (mistake.map { " — which names no action: \($0)" } ?? ""),
       matching: { path.extract(from: $0) as? Value == payload }, timeout: timeout, updateStateToExpectedResult,
       at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }

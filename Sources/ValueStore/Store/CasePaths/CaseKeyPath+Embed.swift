@@ -3,6 +3,8 @@
 /// Why a case key path names no value that can be built.
 struct CaseEmbedFailure: Error, CustomStringConvertible {
   let description: String
+  /// The payload is of another type than the case carries.
+  var isPayloadMismatch = false
 }
 
 /// Building the value a case key path names: `\.path[id: 0].detail.titleChanged` with `"Blob"`
@@ -86,7 +88,8 @@ extension Cases {
     guard let cast = _openExistential(type, do: open) else {
       let given = value.map { typeName(Swift.type(of: $0)) }
       throw CaseEmbedFailure(
-        description: "the case carries \(typeName(type)), " + (given.map { "not \($0)" } ?? "but no value was given"))
+        description: "the case carries \(typeName(type)), " + (given.map { "not \($0)" } ?? "but no value was given"),
+        isPayloadMismatch: given != nil)
     }
     return cast
   }

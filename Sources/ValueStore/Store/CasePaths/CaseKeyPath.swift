@@ -135,3 +135,16 @@ protocol CaseKeyPathID {
 @_spi(Testing) public func _embed<Enum>(_ path: CaseKeyPath<Enum>, _ payload: (any Sendable)?) throws -> Enum {
   try Cases<Enum>.embed(path, payload)
 }
+
+/// Why `path` with `payload` can name no action — a payload of another type than its case
+/// carries — or nil; for a test store's `receive(\.a.b, payload)`. (A path `send` cannot build —
+/// an indirect case — may still name received actions: nil.)
+@_spi(Testing) public func _embedMistake<Enum, Value>(_ path: CaseKeyPath<Enum>, _ payload: Value) -> String? {
+  // Built only to be checked and dropped: `Value` is the payload's type, `Sendable` or not.
+  do {
+    _ = try Cases<Enum>.embed(path, unsafeBitCast(payload as Any, to: (any Sendable).self))
+    return nil
+  } catch {
+    return error.isPayloadMismatch ? error.description : nil
+  }
+}
