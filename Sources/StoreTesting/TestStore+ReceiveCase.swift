@@ -36,7 +36,7 @@ extension TestStore {
 
   /// Asserts that the store received an action of the case `casePath` embeds, whatever its
   /// payload, and how it changed the state. For actions that are not `Equatable`, or whose payload
-  /// the test can't predict; the case can be nested (``CasePath/appending(_:)``).
+  /// the test can't predict; the case can be nested (``/ValueStore/CasePath/appending(_:)-((Child)->Value)``).
   ///
   /// ```swift
   /// await store.receive(CasePath(AppAction.rows)[id: 3].appending(RowAction.factResponse)) {
@@ -135,7 +135,7 @@ extension TestStore {
 
   /// Asserts that the store received an action in the nested case `path` names, whatever its
   /// payload, and how it changed the state — TCA's `receive(\.case)`, without a macro (see
-  /// ``Cases``).
+  /// ``/ValueStore/Cases``).
   ///
   /// ```swift
   /// await store.receive(\.recordingMemo.delegate.didFinish.success)

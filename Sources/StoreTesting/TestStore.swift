@@ -4,7 +4,7 @@
 /// end of every effect.
 ///
 /// A test store runs the feature's reducer in a real `Store`.
-/// ``send(_:assert:fileID:filePath:line:column:)`` sends an action and takes a closure that turns
+/// ``send(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` sends an action and takes a closure that turns
 /// the state before the action into the state the test expects after it; the actions effects send
 /// back must be asserted, in order, with `receive`:
 ///

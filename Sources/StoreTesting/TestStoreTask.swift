@@ -1,7 +1,7 @@
 import ValueStore
 
 /// The effects started by one action a test sent, returned by
-/// ``TestStore/send(_:assert:fileID:filePath:line:column:)``: to cancel them, or to wait for them.
+/// ``TestStore/send(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)``: to cancel them, or to wait for them.
 ///
 /// Cancel an effect that the feature itself never stops, such as one listening for notifications
 /// from `onAppear`, so that it is not still running at the end of the test:

@@ -82,7 +82,9 @@ extension IdentifiedArray {
   /// replaced, as by ``update(_:at:)``, not as removed and inserted: its readers hear only a
   /// different value.
   ///
-  /// - Parameter subrange: Offsets within `0 ... count`.
+  /// - Parameters:
+  ///   - subrange: Offsets within `0 ... count`.
+  ///   - newElements: The elements stored in their place.
   /// - Complexity: O(*n* + *m*), where *n* is the number of elements and *m* the number of new
   ///   elements.
   @inlinable

@@ -36,7 +36,7 @@
 /// Because an element's id is also stored in `_ids`, changing an element's id in place would
 /// silently corrupt the index; every in-place write path therefore traps when the id of the
 /// element it yielded changes. A whole element set at an offset (`array[i] = element`) may have
-/// another id: it lands at that offset, and the ids follow (``subscript(position:)``).
+/// another id: it lands at that offset, and the ids follow (``subscript(_:)``).
 ///
 /// ## Complexity
 ///

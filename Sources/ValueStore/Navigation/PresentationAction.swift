@@ -14,7 +14,7 @@
 /// ```
 ///
 /// `.dismiss` is sent by a view closing the child (a sheet swiped down), by the child itself
-/// (``Effect/dismiss`` or ``Send/dismiss()``), or by anyone: the parent receives it, then the
+/// (``Effect/dismiss`` or ``Send/dismiss(fileID:line:)``), or by anyone: the parent receives it, then the
 /// child's state is set to nil and its effects are cancelled.
 public enum PresentationAction<Action> {
   /// An action of the presented child.

@@ -15,7 +15,7 @@ extension Reducer where Action: Sendable {
   /// - `.dismiss` reaches this reducer, then the child's state is set to nil.
   /// - The child's effects are its own: their cancellation ids do not clash with another
   ///   presentation's, and they are cancelled when the child goes away — dismissed, replaced by
-  ///   another child, or set to nil by this reducer. ``Effect/dismiss`` and ``Send/dismiss()``
+  ///   another child, or set to nil by this reducer. ``Effect/dismiss`` and ``Send/dismiss(fileID:line:)``
   ///   from the child send `.dismiss`.
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer>(
@@ -28,7 +28,7 @@ extension Reducer where Action: Sendable {
       toPresentationAction: CasePath(toPresentationAction))
   }
 
-  /// ``ifLet(_:action:then:)-(WritableKeyPath<State,ChildState?>,_,_)`` for a child with no logic
+  /// ``ifLet(_:action:then:)-(WritableKeyPath<State,ChildState?>,(PresentationAction<ChildAction>)->Action,_)`` for a child with no logic
   /// of its own: an alert or a confirmation dialog, dismissed after any of its actions.
   ///
   /// ```swift
@@ -53,7 +53,7 @@ extension Reducer where State: ObservableState, Action: Sendable {
     ifLet(toChildState, action: toPresentationAction) { EmptyReducer() }
   }
 
-  /// ``ifLet(_:action:then:)-(WritableKeyPath<State,ChildState?>,_,_)`` on an observable state's
+  /// ``ifLet(_:action:then:)-(WritableKeyPath<State,ChildState?>,(PresentationAction<ChildAction>)->Action,_)`` on an observable state's
   /// field, mutated in place.
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer>(

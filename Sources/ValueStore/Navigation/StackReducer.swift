@@ -16,7 +16,7 @@ extension Reducer where Action: Sendable {
   ///   past the stack's ``StackState/nextID`` is pushed with one (a test's ids count from 0).
   /// - Each element's effects are its own (their cancellation ids do not clash with another
   ///   element's, even of the same feature) and are cancelled when it is popped, however that
-  ///   happens. ``Effect/dismiss`` and ``Send/dismiss()`` from an element pop it.
+  ///   happens. ``Effect/dismiss`` and ``Send/dismiss(fileID:line:)`` from an element pop it.
   @inlinable
   public func forEach<ElementState, ElementAction, Element: Reducer>(
     _ toStack: WritableKeyPath<State, StackState<ElementState>>,

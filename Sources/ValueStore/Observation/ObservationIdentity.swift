@@ -3,7 +3,7 @@ import Synchronization
 /// What a parent compares before and after a field's mutation to tell mutation in place from
 /// replacement.
 ///
-/// An observable struct's ``Extent``, an optional's or enum case's payload's, a collection's
+/// An observable struct's `Extent`, an optional's or enum case's payload's, a collection's
 /// structure's. Equal only for the same value in the same place (a fresh value never has the
 /// identity of the one it replaces, even if the two are equal).
 @frozen

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The storage of an observable struct: its fields and the ``Extent`` that records who observes them.
+/// The storage of an observable struct: its fields and the `Extent` that records who observes them.
 ///
 /// Declare it as the struct's only stored property and conform to ``ObservableState``; the fields
 /// then read and write like the struct's own:

@@ -174,7 +174,7 @@ extension Effect {
   /// ```
   ///
   /// Outside a presentation or stack it does nothing and reports a ``RuntimeWarning``. From a
-  /// running effect, call ``Send/dismiss()``.
+  /// running effect, call ``Send/dismiss(fileID:line:)``.
   @inlinable
   public static var dismiss: Self { Self(.dismiss) }
 }
@@ -182,9 +182,12 @@ extension Effect {
 extension Effect where Action: Sendable {
   /// Runs `operation` in a task; it sends actions back through `send`.
   ///
-  /// - Parameter handler: handles an error thrown by `operation`. Without one, the error is
-  ///   reported (never swallowed). A `CancellationError`, and any error thrown once the effect is
-  ///   cancelled, end the effect quietly, as in TCA.
+  /// - Parameters:
+  ///   - priority: The priority of the task.
+  ///   - operation: The effect's work; it sends actions back through its argument.
+  ///   - handler: handles an error thrown by `operation`. Without one, the error is
+  ///     reported (never swallowed). A `CancellationError`, and any error thrown once the effect
+  ///     is cancelled, end the effect quietly, as in TCA.
   ///
   /// It runs with the dependencies in force where it is made (as TCA's does): a reducer's
   /// `withDependencies { … } operation: { .run { … } }` overrides them for this effect.

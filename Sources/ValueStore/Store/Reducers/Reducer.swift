@@ -29,8 +29,10 @@
 ///
 /// `body` is built by ``ReducerBuilder`` into concrete generic types (no array, no closure per
 /// child): building it costs a few struct copies, so it is built anew for each action, as in TCA.
-/// Compose with ``Scope``, ``CombineReducers``, ``Reducer/ifLet(_:action:then:)``,
-/// ``Reducer/forEach(_:action:element:)`` and ``EmptyReducer``.
+/// Compose with ``Scope``, ``CombineReducers``,
+/// ``Reducer/ifLet(_:action:then:)-(WritableKeyPath<State,ChildState?>,(ChildAction)->Action,_)``,
+/// ``Reducer/forEach(_:action:element:)-(WritableKeyPath<State,IdentifiedArray<ID,ElementState>>,(IdentifiedAction<ID,ElementAction>)->Action,_)``
+/// and ``EmptyReducer``.
 public protocol Reducer<State, Action> {
   /// The state the reducer runs on.
   associatedtype State
