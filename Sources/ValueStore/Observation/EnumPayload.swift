@@ -48,6 +48,17 @@ enum EnumPayload {
     }
   }
 
+  /// A tuple type's labels, one per element (`""` for an unlabeled one).
+  static func tupleLabels(_ type: Any.Type) -> [String] {
+    let metadata = EnumTag.metadata(type)
+    let count = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: Int.self)
+    guard let labels = metadata.load(fromByteOffset: 2 * MemoryLayout<Int>.size, as: UnsafePointer<CChar>?.self) else {
+      return Array(repeating: "", count: count)
+    }
+    // Each label is followed by a space: "id value ".
+    return String(cString: labels).split(separator: " ", omittingEmptySubsequences: false).prefix(count).map(String.init)
+  }
+
   /// A tuple type's element `index`: its type and its offset in the tuple.
   static func tupleElement(_ type: Any.Type, _ index: Int) -> (type: Any.Type, offset: Int) {
     let element = EnumTag.metadata(type) + 3 * MemoryLayout<Int>.size + index * 2 * MemoryLayout<Int>.size

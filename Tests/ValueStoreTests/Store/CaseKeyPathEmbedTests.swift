@@ -119,6 +119,9 @@ struct CaseKeyPathEmbedTests {
     (\.numbers.optional, _NilPayload(), .numbers(.optional(nil)), #_sourceLocation),
     (\.path.popFrom, 1, .path(.popFrom(id: 1)), #_sourceLocation),
     (\.bytes[id: 9].tapped, nil, .bytes(.element(id: 9, action: .tapped)), #_sourceLocation),
+    // A tuple is taken element by element, each as a payload is.
+    (\.path.push, (0, Form(title: "p")), .path(.push(id: 0, state: Form(title: "p"))), #_sourceLocation),
+    (\.numbers.real, 2 as Int8, .numbers(.real(2)), #_sourceLocation),
   ]
   }
 

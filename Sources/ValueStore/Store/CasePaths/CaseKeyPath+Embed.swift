@@ -83,7 +83,7 @@ extension Cases {
     func open<T>(_: T.Type) -> Any? {
       guard let value else { return T.self == Void.self ? () : nil }
       if value is _NilPayload { return (T.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) }
-      return value as? T ?? integerLiteral(value, as: T.self)
+      return value as? T ?? integerLiteral(value, as: T.self) ?? tuple(value, as: T.self)
     }
     guard let cast = _openExistential(type, do: open) else {
       let given = value.map { typeName(Swift.type(of: $0)) }
@@ -92,6 +92,19 @@ extension Cases {
         isPayloadMismatch: given != nil)
     }
     return cast
+  }
+
+  /// `value`, a tuple of as many elements as the tuple type `T`, unlabeled or with `T`'s labels,
+  /// with each element cast as a payload is (`(id: 0, state: 5)` for `push(id: StackElementID, state: Int)`).
+  private static func tuple<T>(_ value: Any, as _: T.Type) -> T? {
+    let given = Mirror(reflecting: value)
+    guard given.displayStyle == .tuple, let types = EnumPayload.tupleElements(T.self), types.count == given.children.count,
+      zip(given.children, EnumPayload.tupleLabels(T.self)).allSatisfy({ $0.label?.first == "." || $0.label == $1 }),
+      let elements = try? zip(given.children, types).map({ (element, type) throws(CaseEmbedFailure) in
+        try cast(element.value, to: type)
+      })
+    else { return nil }
+    return makeTuple(T.self, elements) as? T
   }
 
   private static func describe(_ step: Step) -> String {
