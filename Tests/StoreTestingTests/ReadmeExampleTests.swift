@@ -2,8 +2,16 @@ import StoreTesting
 import Testing
 import ValueStore
 
-// The README's `Counter` and `CounterFeature`, verbatim, and its examples, so they keep compiling
-// and doing what the README says.
+// The README's quick start and the DocC articles' examples, verbatim, so they keep compiling and
+// doing what the documentation says. Each block names the page it mirrors; change both together.
+// The quick start's two files (`Sources/QuickStart/Counter.swift` and
+// `Tests/QuickStartTests/CounterTests.swift`) are one file here: everything after their imports
+// is verbatim (`@testable import QuickStart` is left out, the types being in this module).
+// The articles (Sources/ValueStore/ValueStore.docc, Sources/StoreTesting/StoreTesting.docc) use
+// the README's `Counter` and `CounterFeature` too.
+
+// README.md, "Quick start", `Sources/QuickStart/Counter.swift` (also GettingStarted.md,
+// DeclaringState.md), verbatim from here to the end of `run()`.
 
 struct Counter: ObservableState, Equatable {
   struct Fields: Equatable { var count = 0; var fact: String? }
@@ -32,7 +40,15 @@ struct CounterFeature: Reducer {
   }
 }
 
-// The README's test store example, verbatim from here to the end of the function.
+@MainActor func run() {
+  let store = Store(initialState: Counter(), reducer: CounterFeature(fact: { "\($0) is a number" }))
+  let token = store.observe { print(store.count) }   // prints 0, then 1: re-runs only when `count` changes
+  store.send(.increment)
+  withExtendedLifetime(token) {}  // keeps observing until here (`_ = token` does not, in an optimized build)
+}
+
+// README.md, "Quick start", `Tests/QuickStartTests/CounterTests.swift`, verbatim from here to the
+// end of the function. (StoreTesting.md and Testing.md show it too, with the failure below.)
 
 @MainActor @Test func counterFetchesAFact() async {
   let store = TestStore(initialState: Counter()) {
@@ -43,20 +59,10 @@ struct CounterFeature: Reducer {
   await store.receive(.factResponse("1 is a good number.")) {  // what the effect sent back
     $0.fact = "1 is a good number."
   }
-  // Had the test expected `$0.count = 2`, it would have failed at that line with:
-  //
-  //   State change does not match expectation:
-  //
-  //       Counter(
-  //     −   count: 2,
-  //     +   count: 1,
-  //         fact: nil
-  //       )
-  //
-  //   (Expected: −, Actual: +)
 }
 
-/// Keeps the failure the README shows true.
+/// Keeps the failure the README describes (a wrong `$0.count = 2` fails with a diff) and
+/// Testing.md shows in full true.
 @MainActor @Test func counterFailureShownInTheReadme() async {
   let issues = await recordIssues {
     let store = TestStore(initialState: Counter()) { CounterFeature(fact: { "\($0)" }) }
@@ -79,6 +85,12 @@ struct CounterFeature: Reducer {
     ])
 }
 
+/// The README's `run()`: prints 0, then 1 (what it prints is checked by `storeExample`).
+@MainActor @Test func quickStartRun() {
+  run()
+}
+
+/// ObservationContract.md's `ObservedRoot` example: what its comments say it prints.
 @MainActor @Test func observableStateExample() {
   let printed = Log<String>()
   let model = ObservedRoot(Counter())
@@ -91,6 +103,7 @@ struct CounterFeature: Reducer {
   withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
 }
 
+/// The README's `run()` (and GettingStarted.md's store), with what it prints recorded.
 @MainActor @Test func storeExample() async {
   let printed = Log<String>()
   let store = Store(initialState: Counter(), reducer: CounterFeature(fact: { "\($0) is a number" }))
@@ -102,7 +115,7 @@ struct CounterFeature: Reducer {
   withExtendedLifetime(token) {}  // `_ = token` does not keep it alive in an optimized build
 }
 
-// The README's composition example, verbatim.
+// CompositionAndCasePaths.md's composition example, verbatim (`Todo`, `TodoFeature`, `TodosFeature`).
 
 struct Todo: ObservableState, Equatable, Identifiable {
   struct Fields: Equatable, Identifiable { let id: Int; var title = ""; var isDone = false }
@@ -160,7 +173,8 @@ struct TodosFeature: Reducer {
   await withKnownIssue { await store.send(.editing(.toggle)) }
 }
 
-// The README's "Actions and case paths" example, verbatim from here to the end of the test.
+// CompositionAndCasePaths.md, "Case paths" and "Case key paths", verbatim from here to the end
+// of `appReceivesByCase` (`rename`, `Screen`, `ScreenFeature`, `App`, `AppFeature`).
 
 let rename = CasePath(TodosFeature.Action.todos)[id: 0].appending(TodoFeature.Action.rename)
 
@@ -208,7 +222,7 @@ struct AppFeature: Reducer {
   #expect(rename.extract(from: .todos(.element(id: 0, action: .rename("Eggs")))) == "Eggs")
 }
 
-// The README's "Navigation" example, verbatim from here to the end of the test.
+// Navigation.md's example, verbatim from here to the end of the test (`Editor`, `Notes`).
 
 struct Editor: Reducer {
   struct State: ObservableState, Equatable {
@@ -266,7 +280,8 @@ struct Notes: Reducer {
   await store.receive(.editor(.dismiss)) { $0.editor = nil }  // and its effects are cancelled
 }
 
-// The README's "Dependencies" example, verbatim from here to the end of the test.
+// Dependencies.md's example (`FactClient`, `FactFeature`), verbatim from here to the end of
+// `FactFeature`; the test after it is Testing.md's, verbatim.
 
 struct FactClient: Sendable {
   var fetch: @Sendable (Int) async throws -> String = unimplemented("FactClient.fetch")
@@ -332,6 +347,7 @@ struct FactFeature: Reducer {
   await store.receive(.tick) { $0.elapsed = 2 }
 }
 
+/// DeclaringState.md's "Making a state" (and the README's "Declaring state").
 @MainActor @Test func declaringStateExample() {
   let counter = Counter(.init(count: 3))
   #expect(counter.count == 3 && counter.fact == nil)
