@@ -10,7 +10,7 @@ enum SkippedAssertion {
   /// `withKnownIssue`, so known issues cannot be asserted on from the outside.
   @TaskLocal static var reporter = Reporter(report: record)
 
-  /// A task-local's value is never a function type: see Design.md, "Toolchain bugs worked around".
+  /// A task-local's value is never a function type: see Documentation/Core.md, "Toolchain bugs worked around".
   struct Reporter: Sendable {
     let report: @Sendable (_ message: String, _ site: CallSite) -> Void
   }

@@ -3,7 +3,7 @@ import Synchronization
 
 // The bridge to Apple's Observation (and so SwiftUI), from its public API: it sees every read made
 // through a holder and is told only when one changes, as for an `@Observable` class, through each
-// place's `AppleSubscriptions`. Design.md §7, "Apple's Observation", describes the whole.
+// place's `AppleSubscriptions`. Documentation/Core.md, "Apple's Observation", describes the whole.
 
 /// Observation hashes every key path it records, with its arguments: hashing this one (see
 /// `TrackingProbe`) tells us it tracks on this thread, and opens the thread's `AppleWindow`.

@@ -3,7 +3,7 @@ import Synchronization
 
 /// What Apple's Observation subscribed to at one place (a location or a bare value's box): an
 /// `Observable` whose registrar its scopes subscribe to, and the records of its reads here, by key.
-/// One-shot (Design.md §7): Observation alone may call a scope's `onChange` more than once, so each
+/// One-shot (Documentation/Core.md, "Apple's Observation"): Observation alone may call a scope's `onChange` more than once, so each
 /// read it records here is a key path of its own (an `AppleRecord`) in its closure's run (an
 /// `AppleRun`), fired at most once, after the run is claimed for the changing thread: for good by
 /// another thread, until the delivery ends by the recording one (records reached meanwhile are

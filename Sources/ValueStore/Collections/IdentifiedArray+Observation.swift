@@ -1,6 +1,6 @@
 import Synchronization
 
-// Observation of an identified array (see Design.md, "Collections"):
+// Observation of an identified array (see Documentation/Store.md, "Collections"):
 //
 // - Its *structure* — ids, order, count — has its own extent, read by `count`, `ids`, iteration
 //   bounds, `index(id:)`, `contains(id:)`, and written by every structural mutation.

@@ -6,7 +6,7 @@
 // extents with another location at any depth (`state.draft = state.saved`). Two locations sharing
 // one cannot be told apart (readers lost or spurious), so a replacement is *detached*: each shared
 // extent in it is replaced. Write-backs are not: their extents are the location's own or forks of
-// them. See Design.md §2, "Shared values".
+// them. See Documentation/Core.md, "Shared values".
 
 extension Extent {
   /// The extent for a value standing on its own at its location: a fresh one if this one is shared

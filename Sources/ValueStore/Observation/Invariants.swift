@@ -1,4 +1,4 @@
-// The core's invariants (Design.md §7), each checked by its type's `_checkInvariants()`, compiled
+// The core's invariants (Design.md §4), each checked by its type's `_checkInvariants()`, compiled
 // only with `-DVALUESTORE_INTERNAL_CHECKS` (.ci/run); else each check is an empty `@inline(__always)`
 // function. A check under the registry lock runs no user code (values are walked by reflection
 // first; custom mirrors outside the stdlib are not followed). With the flag each holder mutation

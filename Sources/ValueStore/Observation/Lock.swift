@@ -9,7 +9,7 @@ import Synchronization
 
 /// A pthread mutex (the registry, root holders, `LockIsolated`) that knows its holding thread:
 /// taking it again on that thread stops with `reentryMessage` instead of deadlocking. Not
-/// `Synchronization.Mutex`: see Design.md, "Locks".
+/// `Synchronization.Mutex`: see Documentation/Decisions/0004-pthread-lock-not-mutex.md.
 @usableFromInline
 final class Lock: @unchecked Sendable {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -6,7 +6,7 @@
 /// print(log.value)
 /// ```
 ///
-/// A pthread mutex underneath, which the thread sanitizer understands (see Design.md, "Locks").
+/// A pthread mutex underneath, which the thread sanitizer understands (see Documentation/Decisions/0004-pthread-lock-not-mutex.md).
 public final class LockIsolated<Value> {
   private let lock = Lock(reentryMessage: "LockIsolated.withValue was called again from inside its own body")
   /// Guarded by `lock`.

@@ -11,7 +11,7 @@ public struct ObservationIdentity: Equatable, Sendable {
   @usableFromInline let serial: UInt64
   @usableFromInline let tag: Int
   /// Valid only while the value that produced this identity is alive and unchanged. `Unmanaged`,
-  /// not `unowned(unsafe)`: a Swift 6.3.1 `-Onone` miscompile (Design.md §2, "Identity").
+  /// not `unowned(unsafe)`: a Swift 6.3.1 `-Onone` miscompile (Documentation/Core.md, "Identity").
   @usableFromInline let unmanagedExtent: Unmanaged<Extent>?
 
   @inlinable

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ValueStore
 
-/// The observation contract (Design.md §3–4) for each mutation swift-identified-collections has
+/// The observation contract (Design.md §3; Documentation/Store.md, "Collections") for each mutation swift-identified-collections has
 /// and this array lacked until issue 32: a structural change notifies the structure's readers; a
 /// replaced or removed element, its readers; an element that only moves, nobody. One table, run
 /// on rows 1, 2, 3 inside a holder and on a bare value.

@@ -3,7 +3,7 @@ import Testing
 
 /// A gate any number of effects wait on at once (`Gate` is one waiter's); waiting ends when it
 /// opens or when the waiting task is cancelled. Under `LockIsolated`, which the thread sanitizer
-/// understands (it reported a contended `Mutex` here as a race: Design.md, "Locks").
+/// understands (it reported a contended `Mutex` here as a race: Documentation/Decisions/0004-pthread-lock-not-mutex.md).
 final class Latch: Sendable {
   private struct State {
     var isOpen = false

@@ -1,6 +1,6 @@
 // Not part of the reference model: a simulation of which library extents the model's values would
 // have, so that `RelKnownBug` can recognise the situations of known bugs that depend on them (B1,
-// B4, B6). The rules, from Design.md section 2 and `Extent.adopt`:
+// B4, B6). The rules, from the old core (Documentation/CoreHistory.md) and `Extent.adopt`:
 //
 // - A copy shares its original's extent. A write to a value whose extent is shared forks it: a new
 //   extent whose origin is the old one; otherwise the write is in place.

@@ -83,7 +83,7 @@ import Testing
   }
 
   /// A bare value mutated while a snapshot of it is alive forks every time; once the snapshots are
-  /// gone the lineage is spliced, so it never grows (Design.md: "bounded fork lineage").
+  /// gone the lineage is spliced, so it never grows (Documentation/Core.md, "Lineage is bounded").
   @Test func bareLineagesStayBoundedOverSnapshotCycles() {
     var state = ReliabilityThreadTests.populated()
     var fired = 0

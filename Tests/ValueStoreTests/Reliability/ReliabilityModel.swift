@@ -10,7 +10,7 @@
 //   Otherwise the location holds a different value (S6, S7, S9, S10, T6): every path through it
 //   changed, even if the values are equal, and the location starts a new lineage.
 // - Writing an equal value to a trivial or `Equatable` field is no write (S3); mutating a non-trivial
-//   field in place (`title += ""`) is a write (Design.md, section 1: only trivial fields compare).
+//   field in place (`title += ""`) is a write (Documentation/Store.md, "Declaring state": only trivial fields compare).
 // - A write through a field holding observable state is a write of the parent (its copy-on-write
 //   identity moves on), even when the child ends unchanged; only root replacements care.
 

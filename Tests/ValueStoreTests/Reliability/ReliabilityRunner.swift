@@ -81,7 +81,7 @@ struct RelRunner {
       /// Applies one mutation's steps to the model, collecting the observers whose paths they change,
       /// and returns the steps to run on the library (known limits and avoided bugs are skipped).
       /// Each write counts (S18: written twice, or back, still notifies). A mutation that replaces
-      /// the root is judged as a whole, as the holder does (Design.md, "Root replacement"): what
+      /// the root is judged as a whole, as the holder does (Documentation/Core.md, "Root replacement"): what
       /// differs between its start and its end must be notified, anything else may be.
       func model(_ steps: [RelStep]) -> [RelStep] {
         let start = world.state

@@ -13,7 +13,7 @@ import Testing
 /// are kept per Swift Testing test (StoreTesting, linked into the test process, names the running
 /// test). The tests declare their shared values in the test's body, not in a closure: with Swift
 /// 6.3.1, `#expect` on a local property-wrapped variable declared inside a closure can read
-/// another variable (Design.md, "Toolchain bugs worked around").
+/// another variable (Documentation/Core.md, "Toolchain bugs worked around").
 @Suite(.timeLimit(.minutes(1)))
 struct SharedUpstreamTests {
   /// What the tests here rely on: each test has dependency values — and shared values — of its own.

@@ -9,7 +9,7 @@ import ValueStore
 /// test), where no other test allocates.
 ///
 /// The effects wait on a stream, which a cancellation ends at once. (A cancelled `Task.sleep`
-/// keeps its timer, and its memory, until the deadline: the runtime's, not ours — Design.md.)
+/// keeps its timer, and its memory, until the deadline: the runtime's, not ours — Documentation/Core.md, "Toolchain bugs worked around".)
 /// Not under a sanitizer, whose allocator this does not measure.
 @Suite(.timeLimit(.minutes(1)), .enabled(if: malloc_probe_is_sanitized() == 0))
 struct EffectMemoryTests {

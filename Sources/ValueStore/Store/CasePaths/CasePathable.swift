@@ -53,7 +53,7 @@ extension CasePathable {
 /// (The conformance lives here, not in the user's module: a conformance of a standard-library type
 /// to a library protocol, declared in a third module, makes the runtime fail to build the metadata
 /// of a generic type constrained by it — `TestStore<Result<…>, …>` crashed at creation. See
-/// Design.md, "Toolchain bugs worked around".)
+/// Documentation/Core.md, "Toolchain bugs worked around".)
 extension Result: CasePathable {}
 
 extension CasePathable {

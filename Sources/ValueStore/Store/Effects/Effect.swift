@@ -273,7 +273,7 @@ extension Effect: @unchecked Sendable where Action: Sendable {}
 /// that started it, what dismisses the feature it belongs to (`@Dependency(\.dismiss)`), and where
 /// it runs (``Running``).
 enum EffectContext {
-  /// A task-local's value is never a function type: see Design.md, "Toolchain bugs worked around".
+  /// A task-local's value is never a function type: see Documentation/Core.md, "Toolchain bugs worked around".
   struct Dismissal: Sendable {
     let run: @MainActor @Sendable () -> Void
   }

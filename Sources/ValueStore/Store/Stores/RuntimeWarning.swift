@@ -38,7 +38,7 @@ public enum RuntimeWarning {
     if let route = DependencyValues.current.onRuntimeWarning { route(message) } else { current.receive(message) }
   }
 
-  /// A task-local's value is never a function type: see Design.md, "Toolchain bugs worked around".
+  /// A task-local's value is never a function type: see Documentation/Core.md, "Toolchain bugs worked around".
   struct Handler: Sendable {
     let receive: @Sendable (String) -> Void
   }
