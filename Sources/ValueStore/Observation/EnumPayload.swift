@@ -42,10 +42,7 @@ enum EnumPayload {
     let metadata = EnumTag.metadata(type)
     guard metadata.load(as: Int.self) == 0x301 else { return nil }
     let count = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: Int.self)
-    return (0..<count).map { index in
-      let element = metadata.load(fromByteOffset: 3 * MemoryLayout<Int>.size + index * 2 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
-      return unsafeBitCast(element, to: Any.Type.self)
-    }
+    return (0..<count).map { tupleElement(type, $0).type }
   }
 
   /// A tuple type's labels, one per element (`""` for an unlabeled one).
