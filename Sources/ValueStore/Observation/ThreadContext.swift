@@ -30,7 +30,7 @@ final class ThreadContext {
   @exclusivity(unchecked) var pending: [Delivery] = []
   @exclusivity(unchecked) var isFiring = false
 
-  // MARK: Holders (Holder.swift)
+  // MARK: Holders (ObservedRoot.swift: `HolderRoot`, `mutateHeld`)
 
   /// Greater than zero while a holder mutates on this thread: a fork made then is a copy's (the
   /// holder's own values are forked by their slots) and takes no bare readers along.
