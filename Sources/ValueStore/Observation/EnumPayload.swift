@@ -9,7 +9,7 @@ import Foundation
 enum EnumPayload {
   /// Which case of an enum carries a payload type.
   @usableFromInline
-  enum Carrier {
+  enum Carrier: Sendable {
     case unique(tag: UInt32, isIndirect: Bool)
     /// Several cases (`.a(Int)`, `.b(Int)`): a value's case tells which.
     case shared
@@ -18,9 +18,14 @@ enum EnumPayload {
 
   @usableFromInline
   static func carrier<Root, Value>(of _: Value.Type, in _: Root.Type) -> Carrier {
-    guard EnumTag.isEnum(Root.self), let cases = cases(of: Root.self) else { return .unknown }
-    return cases.carriers[Shape(Value.self)] ?? .unknown
+    guard EnumTag.isEnum(Root.self) else { return .unknown }
+    // Once per pair: a case path made with each `body` asks on every action.
+    return carriers.value(for: Root.self, Value.self) {
+      cases(of: Root.self)?.carriers[Shape(Value.self)] ?? .unknown
+    }
   }
+
+  private static let carriers = TypeCache<Carrier>()
 
   /// A type without tuple labels: a one-element tuple is its element.
   enum Shape: Hashable {
@@ -103,25 +108,46 @@ enum EnumPayload {
     }
   }
 
-  /// A copy of `root`'s payload (case `tag`), projected in a bitwise copy of `root`: projecting only
-  /// clears tag bits, so the copy owns nothing and is never destroyed.
+  /// A copy of `root`'s payload (case `tag`).
   @inlinable
   static func project<Root, Value>(_ root: Root, indirect: Bool, as _: Value.Type) -> Value {
+    withPayload(of: root, indirect: indirect, as: Value.self) { $0.pointee }
+  }
+
+  /// Runs `body` on `root`'s payload (case `tag`), projected in a bitwise copy of `root`: projecting
+  /// only clears tag bits, so the copy owns nothing and is never destroyed. A small enum is copied
+  /// to the stack (no generic helper: unspecialized, one costs a metadata lookup per call).
+  @inlinable
+  static func withPayload<Root, Value, Result>(
+    of root: Root, indirect: Bool, as _: Value.Type, _ body: (UnsafePointer<Value>) -> Result
+  ) -> Result {
     withUnsafeBytes(of: root) { bytes in
-      withUnsafeTemporaryAllocation(
-        byteCount: MemoryLayout<Root>.size, alignment: MemoryLayout<Root>.alignment
-      ) { buffer in
-        let raw = buffer.baseAddress!
-        raw.copyMemory(from: bytes.baseAddress!, byteCount: MemoryLayout<Root>.size)
+      let size = MemoryLayout<Root>.size
+      func read(_ raw: UnsafeMutableRawPointer) -> Result {
+        raw.copyMemory(from: bytes.baseAddress!, byteCount: size)
         let witnesses = Witnesses(Root.self)
         witnesses.project(raw, witnesses.type)
-        guard indirect else { return raw.load(as: Value.self) }
+        guard indirect else { return body(UnsafePointer(raw.assumingMemoryBound(to: Value.self))) }
         // An indirect payload lives in a heap box: after the object header, aligned for `Value`.
         let box = raw.load(as: UnsafeRawPointer.self)
         let alignment = MemoryLayout<Value>.alignment
-        return box.load(fromByteOffset: (2 * MemoryLayout<Int>.size + alignment - 1) & ~(alignment - 1), as: Value.self)
+        return body(box.advanced(by: (2 * MemoryLayout<Int>.size + alignment - 1) & ~(alignment - 1)).assumingMemoryBound(to: Value.self))
       }
+      if size <= MemoryLayout<StackBuffer>.size, MemoryLayout<Root>.alignment <= MemoryLayout<StackBuffer>.alignment {
+        var buffer = StackBuffer()
+        return withUnsafeMutableBytes(of: &buffer) { read($0.baseAddress!) }
+      }
+      let raw = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<Root>.alignment)
+      defer { raw.deallocate() }
+      return read(raw)
     }
+  }
+
+  /// Room for an enum of up to eight words.
+  @usableFromInline
+  struct StackBuffer {
+    @usableFromInline var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    @inlinable init() {}
   }
 
   /// Runs `body` on `root`'s (non-indirect) payload in place: no copy, so its storage stays unique.

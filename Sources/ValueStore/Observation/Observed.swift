@@ -67,6 +67,20 @@ extension Observed {
     _extent.recordRead(key, keyPath, value)
   }
 
+  /// The field at `keyPath`, untracked. A stored field is loaded at its offset: a key path not
+  /// known at compile time costs a metadata lookup to apply.
+  @inlinable
+  func load<T>(_ keyPath: KeyPath<Fields, T>) -> T {
+    withField(keyPath) { copy $0 }
+  }
+
+  /// Runs `body` on the field at `keyPath` where it is stored (untracked, as ``load(_:)``).
+  @inlinable
+  func withField<T, R>(_ keyPath: KeyPath<Fields, T>, _ body: (borrowing T) -> R) -> R {
+    guard let offset = MemoryLayout<Fields>.offset(of: keyPath) else { return body(_value[keyPath: keyPath]) }
+    return withUnsafePointer(to: _value) { body(UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: T.self).pointee) }
+  }
+
   /// Makes the extent this value's own (forking a shared one); true if the write needs bookkeeping.
   @inlinable
   mutating func prepareToWrite() -> Bool {
@@ -176,12 +190,13 @@ extension Observed {
   @inlinable
   func reconciled<T>(_ keyPath: WritableKeyPath<Fields, T>, _ slot: Slot, placed: ObservationIdentity?) -> Reconciled {
     let observable = FieldKind<T>.observable!
-    let value = _value[keyPath: keyPath]
-    observable._adoptForks(of: value, in: _ObservationPlace(slot.location))
-    let after = observable._identity(of: value)
-    return slot.reconcile(
-      after, owner: _extent, at: .field(.field(keyPath)), below: { observable._below(of: value, at: $0) },
-      exclusive: placed.map { $0.serial != after.serial } ?? false)
+    return withField(keyPath) { value in
+      observable._adoptForks(of: value, in: _ObservationPlace(slot.location))
+      let after = observable._identity(of: value)
+      return slot.reconcile(
+        after, owner: _extent, at: .field(.field(keyPath)), below: { observable._below(of: value, at: $0) },
+        exclusive: placed.map { $0.serial != after.serial } ?? false)
+    }
   }
 }
 

@@ -71,11 +71,11 @@ final class EnumObservation: @unchecked Sendable {  // immutable; holds metatype
 // A payload stored in place, as `Self` (the case's payload kind, opened).
 extension ObservationIdentifiable {
   static func _payloadIdentity<Root>(in root: Root) -> ObservationIdentity {
-    EnumPayload.project(root, indirect: false, as: Self.self).observationIdentity
+    EnumPayload.withPayload(of: root, indirect: false, as: Self.self) { $0.pointee.observationIdentity }
   }
 
   static func _adoptPayloadForks<Root>(in root: Root, _ place: _ObservationPlace) {
-    EnumPayload.project(root, indirect: false, as: Self.self)._adoptForks(in: place)
+    EnumPayload.withPayload(of: root, indirect: false, as: Self.self) { $0.pointee._adoptForks(in: place) }
   }
 
   static func _makePayloadIdentityUnique<Root>(in root: inout Root, tag: UInt32) {

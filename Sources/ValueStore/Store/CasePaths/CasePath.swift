@@ -101,6 +101,13 @@ public struct CasePath<Root, Value>: Sendable {
     }
   }
 
+  /// Whether `root` is in this case, read without copying the payload where the case is known.
+  @inlinable
+  func matches(_ root: Root) -> Bool {
+    if case let .known(tag, _) = extraction { return EnumTag.tag(of: root) == tag }
+    return extract(from: root) != nil
+  }
+
   /// Runs `body` on the payload of `root` if `root` is this case, and returns its result; nil,
   /// leaving `root` alone, if it is another case.
   ///

@@ -99,11 +99,11 @@ where Element.Action: Sendable {
           return effect.isNone ? .none : effect.scoped(to: navigation(id)) { embed(.element(id: id, action: $0)) }
         } ?? .none
     } else {
-      idsBefore = toElements.get(state)?._ids
+      idsBefore = toElements.read(state) { $0._ids }
     }
     effect = effect.merging(parent.reduce(into: &state, action: action))
     // The same ids (one buffer, unchanged) compare in O(1): an element's action costs no scan.
-    guard let idsBefore, let idsAfter = toElements.get(state)?._ids, idsBefore != idsAfter else { return effect }
+    guard let idsBefore, let idsAfter = toElements.read(state, { $0._ids }), idsBefore != idsAfter else { return effect }
     let remaining = Set(idsAfter)
     for id in idsBefore where !remaining.contains(id) { effect = effect.merging(.cancelScope(of: navigation(id))) }
     return effect

@@ -73,7 +73,10 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// The case's state, if `state` is in the case: which value it is (its type, case and id).
   @inlinable
   func presence(_ state: Parent.State) -> NavigationID.Presence? {
-    toChildState.extract(from: state).map(NavigationID.Presence.init(of:))
+    if NavigationID.Presence.isTypeOnly(Child.State.self) {
+      return toChildState.matches(state) ? NavigationID.Presence(only: Child.State.self) : nil
+    }
+    return toChildState.extract(from: state).map(NavigationID.Presence.init(of:))
   }
 
   /// The case's state as a presentation: which case (`caseTag`) of which enum, and which value.

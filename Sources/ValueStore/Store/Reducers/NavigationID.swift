@@ -31,6 +31,24 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
     @usableFromInline let tag: UInt32?
     @usableFromInline let id: AnyHashable?
 
+    /// A child of type `State` told apart by its type alone (see ``isTypeOnly(_:)``).
+    @inlinable
+    init<State>(only _: State.Type) {
+      type = ObjectIdentifier(State.self)
+      tag = nil
+      id = nil
+    }
+
+    /// Whether children of type `State` are told apart by their type alone, neither `Identifiable`
+    /// nor an enum: which child is there needs no copy of it. Once per type (a conformance check
+    /// costs a lookup in the runtime's table each time).
+    @usableFromInline
+    static func isTypeOnly(_ type: Any.Type) -> Bool {
+      typeOnly.value(for: type) { !($0 is any Identifiable.Type) && !EnumTag.isEnum($0) }
+    }
+
+    private static let typeOnly = TypeCache<Bool>()
+
     /// Inlinable: specialized where the reducer is, a child's type and case are read directly.
     @inlinable
     init<State>(of state: State) {
@@ -50,15 +68,26 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
     id = element
   }
 
-  @usableFromInline
+  /// The child's `Identifiable` id, or its case's payload's. Inlinable: specialized, the cast of
+  /// a child that is not `Identifiable` folds away and only an enum's payload is looked up.
+  @inlinable
   static func identifier<State>(of state: State, tag: UInt32?) -> AnyHashable? {
-    func id<Value: Identifiable>(_ value: Value) -> AnyHashable { AnyHashable(value.id) }
-    if let identifiable = state as? any Identifiable { return id(identifiable) }
-    guard let tag, let info = EnumPayload.caseInfo(State.self, tag: tag), info.isPayloadCase, info.isReadable,
+    if let identifiable = state as? any Identifiable { return id(of: identifiable) }
+    guard let tag else { return nil }
+    return payloadIdentifier(of: state, tag: tag)
+  }
+
+  @usableFromInline
+  static func id<Value: Identifiable>(of value: Value) -> AnyHashable { AnyHashable(value.id) }
+
+  /// The `Identifiable` id of the payload of `state`'s case `tag`, if it has one.
+  @usableFromInline
+  static func payloadIdentifier<State>(of state: State, tag: UInt32) -> AnyHashable? {
+    guard let info = EnumPayload.caseInfo(State.self, tag: tag), info.isPayloadCase, info.isReadable,
       let payloadType = info.payloadType as? any Identifiable.Type
     else { return nil }
     func payloadID<Payload: Identifiable>(_: Payload.Type) -> AnyHashable {
-      id(EnumPayload.project(state, indirect: info.isIndirect, as: Payload.self))
+      id(of: EnumPayload.project(state, indirect: info.isIndirect, as: Payload.self))
     }
     return payloadID(payloadType)
   }
@@ -95,7 +124,16 @@ extension StatePath {
   /// Which child the optional child at this path in `root` is, if any (its type, case and id).
   @inlinable
   func presence<Child>(in root: Root) -> NavigationID.Presence? where Value == Child? {
-    get(root).flatMap { $0 }.map(NavigationID.Presence.init(of:))
+    if NavigationID.Presence.isTypeOnly(Child.self) {
+      return isPresent(in: root) ? NavigationID.Presence(only: Child.self) : nil
+    }
+    return get(root).flatMap { $0 }.map(NavigationID.Presence.init(of:))
+  }
+
+  /// Whether the optional child at this path in `root` is there, read in place.
+  @inlinable
+  func isPresent<Child>(in root: Root) -> Bool where Value == Child? {
+    read(root) { $0 != nil } ?? false
   }
 
   /// The child `presence` describes, at this path: a child whose effects are its own. Not

@@ -23,15 +23,21 @@ enum StatePath<Root, Value> {
   /// The child, read without recording a tracked access (reducers run untracked).
   @inlinable
   func get(_ root: Root) -> Value? {
+    read(root) { copy $0 }
+  }
+
+  /// `body`'s result on the child (untracked), or nil if `root` is in another case than the
+  /// child's. A field is read where it is stored, without a copy.
+  @inlinable
+  func read<Result>(_ root: Root, _ body: (borrowing Value) -> Result) -> Result? {
     switch self {
     case let .keyPath(keyPath):
-      return root[keyPath: keyPath]
+      return body(root[keyPath: keyPath])
     case let .fields(keyPath):
       let observable = Root.self as! any ObservableState.Type
-      let value: Value = observable._get(root, field: keyPath)
-      return value
+      return observable._read(root, field: keyPath, body)
     case let .case(casePath):
-      return casePath.extract(from: root)
+      return casePath.extract(from: root).map { body($0) }
     }
   }
 
@@ -61,13 +67,15 @@ enum StatePath<Root, Value> {
 }
 
 extension ObservableState {
-  /// The field at `keyPath` (a `WritableKeyPath<Fields, Value>`) of `root`, a `Self` known as
-  /// `Root` only at run time.
+  /// `body`'s result on the field at `keyPath` (a `WritableKeyPath<Fields, Value>`) of `root`, a
+  /// `Self` known as `Root` only at run time, read where it is stored.
   @inlinable
-  static func _get<Root, Value>(_ root: Root, field keyPath: AnyKeyPath) -> Value {
+  static func _read<Root, Value, Result>(
+    _ root: Root, field keyPath: AnyKeyPath, _ body: (borrowing Value) -> Result
+  ) -> Result {
     withUnsafePointer(to: root) { root in
       let state = UnsafeRawPointer(root).assumingMemoryBound(to: Self.self)
-      return state.pointee._$fields._value[keyPath: unsafeDowncast(keyPath, to: WritableKeyPath<Fields, Value>.self)]
+      return state.pointee._$fields.withField(unsafeDowncast(keyPath, to: WritableKeyPath<Fields, Value>.self), body)
     }
   }
 
