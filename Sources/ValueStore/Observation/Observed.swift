@@ -57,7 +57,7 @@ extension Observed {
       if key != .any { recordRead(keyPath, key, value) }
       return value
     }
-    return _value[keyPath: keyPath]
+    return load(keyPath)
   }
 
   /// Records a tracked read of field `key` (derived by the caller, where the key path is a literal).

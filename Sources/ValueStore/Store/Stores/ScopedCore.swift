@@ -12,16 +12,18 @@
 @MainActor
 final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
   let base: any StoreCore<BaseState, BaseAction>
-  let toState: (BaseState) -> State?
+  /// Calls its body with the child in a base state, if the child is there. Not a function
+  /// returning `State?`: unspecialized, an optional of `State` costs a metadata lookup per read.
+  let withChild: (BaseState, (State) -> Void) -> Void
   let fromAction: (Action) -> BaseAction
   let path: String
-  /// The last state read, for a scope that can disappear (nil for one that cannot).
+  /// The last state read, for a scope that can disappear (nil for one that cannot). Touched only
+  /// by `remember` and `readLast`: unspecialized, its optional type costs a metadata lookup.
   private var last: State?
   private let canDisappear: Bool
-  /// The value this store was made for, and how to tell a state's (a scope that can disappear, of
-  /// an observable state).
-  private let valueID: ObservationIdentity.ValueID?
-  private let valueIDOf: ((State) -> ObservationIdentity.ValueID)?
+  /// Whether a state is the value this store was made for (a scope that can disappear, of an
+  /// observable state, tells by ``ObservationIdentity/valueID``; others take any).
+  private let isOwn: (State) -> Bool
 
   init(
     base: any StoreCore<BaseState, BaseAction>,
@@ -29,41 +31,51 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     initial: State,
     canDisappear: Bool,
     standsForItsValue: Bool = false,
-    toState: @escaping (BaseState) -> State?,
+    withChild: @escaping (BaseState, (State) -> Void) -> Void,
     fromAction: @escaping (Action) -> BaseAction
   ) {
     self.base = base
     self.path = path
-    self.toState = toState
+    self.withChild = withChild
     self.fromAction = fromAction
     self.canDisappear = canDisappear
     self.last = canDisappear ? initial : nil
     if standsForItsValue, let kind = ObservationKind.of(State.self) {
-      let valueIDOf = { (state: State) in kind._identity(of: state).valueID }
-      self.valueIDOf = valueIDOf
-      valueID = valueIDOf(initial)
+      let valueID = kind._identity(of: initial).valueID
+      isOwn = { kind._identity(of: $0).valueID == valueID }
     } else {
-      valueIDOf = nil
-      valueID = nil
+      isOwn = { _ in true }
     }
   }
 
-  /// Whether `state` is the value this store was made for.
-  private func isOwn(_ state: State) -> Bool {
-    guard let valueID, let valueIDOf else { return true }
-    return valueIDOf(state) == valueID
+  /// A scope to a child that may be absent: `toState` returns nil then.
+  convenience init(
+    base: any StoreCore<BaseState, BaseAction>, path: String, initial: State, standsForItsValue: Bool = false,
+    toState: @escaping (BaseState) -> State?, fromAction: @escaping (Action) -> BaseAction
+  ) {
+    self.init(
+      base: base, path: path, initial: initial, canDisappear: true, standsForItsValue: standsForItsValue,
+      withChild: { base, body in toState(base).map(body) }, fromAction: fromAction)
   }
 
   func withState(_ body: (State) -> Void) {
     var found = false
-    base.withState { state in
-      guard let state = toState(state), isOwn(state) else { return }
-      if canDisappear { last = state }
-      found = true
-      body(state)
+    base.withState { base in
+      withChild(base) { state in
+        guard isOwn(state) else { return }
+        if canDisappear { remember(state) }
+        found = true
+        body(state)
+      }
     }
-    if !found { body(last!) }
+    if !found { readLast(body) }
   }
+
+  @inline(never)
+  private func remember(_ state: State) { last = state }
+
+  @inline(never)
+  private func readLast(_ body: (State) -> Void) { body(last!) }
 
   var effectErrorHandler: @Sendable (any Error) -> Void {
     get { base.effectErrorHandler }
@@ -85,7 +97,13 @@ final class ScopedCore<BaseState, BaseAction, State, Action>: StoreCore {
     set { base.dependencies = newValue }
   }
 
-  var isPresent: Bool { base.read { toState($0).map(isOwn) ?? false } && base.isPresent }
+  var isPresent: Bool {
+    base.read { base in
+      var isOwn = false
+      withChild(base) { isOwn = self.isOwn($0) }
+      return isOwn
+    } && base.isPresent
+  }
 
   func send(_ action: Action) -> StoreTask? {
     guard isPresent else {

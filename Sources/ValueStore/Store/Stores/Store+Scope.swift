@@ -16,7 +16,7 @@ extension Store {
         core: ScopedCore(
           base: core, path: "\(core.path) → \(ChildState.self)",
           initial: withState { $0[keyPath: state] }, canDisappear: false,
-          toState: { $0[keyPath: state] }, fromAction: action.embed))
+          withChild: { $1($0[keyPath: state]) }, fromAction: action.embed))
     }
   }
 
@@ -46,7 +46,7 @@ extension Store {
       Store<ChildState, ChildAction>(
         core: ScopedCore(
           base: core, path: "\(core.path) → \(ChildState.self)",
-          initial: initial, canDisappear: true, standsForItsValue: true, toState: toState, fromAction: embed))
+          initial: initial, standsForItsValue: true, toState: toState, fromAction: embed))
     }
   }
 

@@ -144,7 +144,7 @@ extension Store {
         Store<ElementState, ElementAction>(
           core: ScopedCore(
             base: core, path: "\(core.path) → \(ElementState.self)[id: \(id)]",
-            initial: core.read { element($0, id) } ?? lastKnown(), canDisappear: true,
+            initial: core.read { element($0, id) } ?? lastKnown(),
             toState: { element($0, id) },
             fromAction: { embed(id, $0) }))
       })
