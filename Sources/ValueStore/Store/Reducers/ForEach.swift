@@ -102,8 +102,9 @@ where Element.Action: Sendable {
       idsBefore = toElements.read(state) { $0._ids }
     }
     effect = effect.merging(parent.reduce(into: &state, action: action))
-    // The same ids (one buffer, unchanged) compare in O(1): an element's action costs no scan.
-    guard let idsBefore, let idsAfter = toElements.read(state, { $0._ids }), idsBefore != idsAfter else { return effect }
+    // Unchanged or appended to (one buffer, or a prefix compared as memory): nothing was removed.
+    guard let idsBefore, let idsAfter = toElements.read(state, { $0._ids }), !idsAfter.isAppended(to: idsBefore)
+    else { return effect }
     let remaining = Set(idsAfter)
     for id in idsBefore where !remaining.contains(id) { effect = effect.merging(.cancelScope(of: navigation(id))) }
     return effect

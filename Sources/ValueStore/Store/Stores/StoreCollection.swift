@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The child stores of the elements of an identified array, in order: what a list view iterates.
 ///
 /// ```swift
@@ -73,21 +67,9 @@ final class ElementStoreCache<ID: Hashable & Sendable, State, Action: Sendable> 
   /// one comparison of the ids (no hashing, no read through the store per cached element).
   func prune(keeping ids: ContiguousArray<ID>) {
     defer { lastIDs = ids }
-    if ids.count >= lastIDs.count && Self.hasPrefix(ids, lastIDs) { return }
+    if ids.isAppended(to: lastIDs) { return }
     let present = Set(ids)
     stores = stores.filter { present.contains($0.key) }
-  }
-
-  /// Whether `ids` starts with `prefix`. This code is not specialized for `ID`: comparing ids one
-  /// by one through `Equatable`'s witness costs ≈ 30 ns each, so with bitwise-comparable ids (an
-  /// `Int`, a `UUID`) it compares memory (≈ 0.1 ns each). A false "different" only prunes.
-  static func hasPrefix(_ ids: ContiguousArray<ID>, _ prefix: ContiguousArray<ID>) -> Bool {
-    guard _isPOD(ID.self) else { return ids.starts(with: prefix) }
-    return ids.withUnsafeBytes { ids in
-      prefix.withUnsafeBytes { prefix in
-        prefix.isEmpty || memcmp(ids.baseAddress!, prefix.baseAddress!, prefix.count) == 0
-      }
-    }
   }
 
   var count: Int { stores.count }
@@ -101,7 +83,7 @@ extension Store {
   ) -> StoreCollection<ID, ElementState, ElementAction> {
     elementStores(
       key: ScopeKey(state: state, action: ElementAction.self), ids: { $0[keyPath: state].ids },
-      elements: { $0[keyPath: state]._elements.withUnsafeBufferPointer(ContiguousArray.init) },
+      elements: { $0[keyPath: state]._elements },
       element: { $0[keyPath: state][id: $1] }, embed: { action.embed(.element(id: $0, action: $1)) })
   }
 
@@ -115,9 +97,10 @@ extension Store {
   }
 
   /// The element stores of a collection of the state (cached under `key`), in the order `ids`
-  /// reads; `elements` copies them in that order (into storage of their own, so that holding the
-  /// collection never makes a write to the array copy it), `element` finds one, `embed` makes the
-  /// action that carries one's action.
+  /// reads; `elements` gives them in that order, sharing the array's storage (O(1): a write to the
+  /// array while the collection is kept copies it once, as a snapshot of the state would; copying
+  /// here would cost O(n) on every scope, also when nothing is written), `element` finds one,
+  /// `embed` makes the action that carries one's action.
   func elementStores<ID, ElementState, ElementAction>(
     key: ScopeKey,
     ids: @escaping (State) -> ContiguousArray<ID>,
