@@ -45,7 +45,7 @@ extension TestStore {
     // Shared values read and locked in the closure are the expected ones, never the values themselves.
     func applied(to state: State, fromAsserted: Bool, scratch: Bool = false) throws -> State {
       var state = state
-      try DependencyValues.$current.withValue(dependencies) {
+      try DependencyValues.withCurrent(dependencies) {
         if scratch {
           try shared.assertingScratch(at: snapshot) { try updateStateToExpectedResult?(&state) }
         } else {

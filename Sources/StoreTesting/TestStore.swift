@@ -218,7 +218,7 @@ public final class TestStore<State: Equatable & ObservationIdentifiable & Sendab
     values.override(prepareDependencies)
     // Made with the test's dependencies, as TCA's are: a `uuid()` in an initializer gets the
     // generator the feature gets, and the reducer's `@Dependency` properties keep them.
-    let (initialState, reducer) = DependencyValues.$current.withValue(values) { (initialState(), reducer()) }
+    let (initialState, reducer) = DependencyValues.withCurrent(values) { (initialState(), reducer()) }
     let log = ActionLog<State, Action>(initialState: initialState, effects: EffectTracker(), sharedChanges: sharedChanges)
     store = Store(initialState: initialState, reducer: TestReducer(base: reducer, log: log)) { [values] in $0 = values }
     store.effectExecutor = MainQueueExecutor.shared

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The dependencies in force: the values overridden so far, the others by their key's default for
 /// the ``DependencyContext``.
 ///
@@ -13,7 +15,10 @@
 /// test): a stateful test client keeps its state between uses in a test.
 public struct DependencyValues: Sendable {
   /// The values in force here.
-  @TaskLocal public static var current = DependencyValues(cache: .shared)
+  public static var current: DependencyValues { inForce }
+
+  /// Bound only by ``withCurrent(_:operation:)``, which notes values other than the defaults.
+  @TaskLocal private static var inForce = DependencyValues(cache: .shared)
 
   private var overrides: [ObjectIdentifier: any Sendable] = [:]
   /// The context set on these values, if any; otherwise the process's (or the prepared one).
@@ -93,7 +98,7 @@ public struct DependencyValues: Sendable {
       var making = self
       making.isSetting = false
       making.unimplementedHandler = { message in reports.withValue { $0.append(message) } }
-      let value = DependencyValues.$current.withValue(making) { () -> Key.Value in
+      let value = DependencyValues.withCurrent(making) { () -> Key.Value in
         switch context {
         case .live: return Self.liveValue(of: key)
         case .test: return Key.testValue
@@ -162,5 +167,32 @@ public struct DependencyValues: Sendable {
     overrides.isEmpty && explicitContext == nil && unimplementedHandler == nil && onRuntimeWarning == nil
       && sharedChangeTracker == nil
       && cache === DependencyCache.shared
+  }
+}
+
+/// Whether values other than the defaults were ever bound (by any task): until then the values
+/// in force are the defaults everywhere, and a store's send need not look them up (a task-local
+/// lookup and a copy cost about a third of a trivial send). Set before such a binding, so a task
+/// that inherits it sees it set.
+private let everBoundOthers = Atomic<Bool>(false)
+
+extension DependencyValues {
+  /// Runs `operation` with `values` in force: the one way they are bound.
+  @_spi(Testing) public static func withCurrent<R>(_ values: DependencyValues, operation: () throws -> R) rethrows -> R {
+    if !values.isDefault { everBoundOthers.store(true, ordering: .relaxed) }
+    return try $inForce.withValue(values, operation: operation)
+  }
+
+  /// The asynchronous ``withCurrent(_:operation:)``.
+  @_spi(Testing) public static func withCurrent<R>(
+    _ values: DependencyValues, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
+  ) async rethrows -> R {
+    if !values.isDefault { everBoundOthers.store(true, ordering: .relaxed) }
+    return try await $inForce.withValue(values, operation: operation)
+  }
+
+  /// Whether the values in force are the defaults; no lookup while no others were ever bound.
+  static var currentIsDefault: Bool {
+    !everBoundOthers.load(ordering: .relaxed) || inForce.isDefault
   }
 }

@@ -33,12 +33,12 @@ extension DependencyValues {
 
     /// Runs `operation` with the escaped dependencies in force.
     public func yield<R>(_ operation: () throws -> R) rethrows -> R {
-      try DependencyValues.$current.withValue(dependencies, operation: operation)
+      try DependencyValues.withCurrent(dependencies, operation: operation)
     }
 
     /// Runs `operation` with the escaped dependencies in force.
     public func yield<R>(isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> R) async rethrows -> R {
-      try await DependencyValues.$current.withValue(dependencies, operation: operation)
+      try await DependencyValues.withCurrent(dependencies, operation: operation)
     }
   }
 }

@@ -35,7 +35,7 @@ public func withDependencies<R>(
 /// Runs `operation` with `values` in force; an object it returns keeps them
 /// (``withDependencies(from:_:operation:fileID:filePath:line:column:)``).
 func withDependencyValues<R>(_ values: DependencyValues, operation: () throws -> R) rethrows -> R {
-  try DependencyValues.$current.withValue(values) {
+  try DependencyValues.withCurrent(values) {
     let result = try operation()
     DependencyObjects.shared.remember(result, values)
     return result
@@ -46,7 +46,7 @@ func withDependencyValues<R>(_ values: DependencyValues, operation: () throws ->
 func withDependencyValues<R>(
   _ values: DependencyValues, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
 ) async rethrows -> R {
-  try await DependencyValues.$current.withValue(values) {
+  try await DependencyValues.withCurrent(values) {
     let result = try await operation()
     DependencyObjects.shared.remember(result, values)
     return result

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-@testable import ValueStore
+@_spi(Testing) @testable import ValueStore
 
 /// swift-sharing's own tests (Tests/SharingTests: SharedTests, InMemoryTests, EquatableTests,
 /// ObservationTests, ParametrizedTests) and the plain-sharing cases of TCA's SharedTests, translated
@@ -73,7 +73,7 @@ struct SharedUpstreamTests {
 
     finished.enter()
     Thread {
-      DependencyValues.$current.withValue(values) {
+      DependencyValues.withCurrent(values) {
         inDefault.wait()
         @Dependency(D.self) var d
         dependencyCount.setValue(d.count)
@@ -83,7 +83,7 @@ struct SharedUpstreamTests {
     }.start()
     finished.enter()
     Thread {
-      DependencyValues.$current.withValue(values) {
+      DependencyValues.withCurrent(values) {
         @Shared(.inMemory("count")) var count: Int = {
           inDefault.signal()
           dependencyMade.wait()

@@ -199,11 +199,11 @@ extension Effect where Action: Sendable {
     let dependencies = DependencyValues.current
     guard !dependencies.isDefault else { return Self(.run(priority, operation, handler)) }
     let body: @Sendable (Send<Action>) async throws -> Void = { send in
-      try await DependencyValues.$current.withValue(dependencies) { try await operation(send) }
+      try await DependencyValues.withCurrent(dependencies) { try await operation(send) }
     }
     var caught: (@Sendable (any Error, Send<Action>) async -> Void)?
     if let handler {
-      caught = { error, send in await DependencyValues.$current.withValue(dependencies) { await handler(error, send) } }
+      caught = { error, send in await DependencyValues.withCurrent(dependencies) { await handler(error, send) } }
     }
     return Self(.run(priority, body, caught))
   }

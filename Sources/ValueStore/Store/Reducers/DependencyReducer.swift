@@ -63,7 +63,7 @@ public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
     values.override(update)
-    return DependencyValues.$current.withValue(values) { base.reduce(into: &state, action: action) }
+    return DependencyValues.withCurrent(values) { base.reduce(into: &state, action: action) }
   }
 
   /// Fused with this one's: the values this sets, then those it already set (which win).

@@ -65,7 +65,7 @@ public final class Store<State, Action: Sendable>: Observable {
     dependencies.override(prepareDependencies)
     let (state, reducer) =
       dependencies.isDefault
-      ? (initialState(), reducer()) : DependencyValues.$current.withValue(dependencies) { (initialState(), reducer()) }
+      ? (initialState(), reducer()) : DependencyValues.withCurrent(dependencies) { (initialState(), reducer()) }
     let core = RootCore(state: state, reducer: reducer, dependencies: dependencies)
     self.init(core: core, root: core.box)
   }

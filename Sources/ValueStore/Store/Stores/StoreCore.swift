@@ -57,7 +57,11 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   let reducer: R
   let effects: EffectRunner<Action>
   /// The dependencies each action's reducer runs with, and its effects keep.
-  @exclusivity(unchecked) var dependencies: DependencyValues
+  @exclusivity(unchecked) var dependencies: DependencyValues {
+    didSet { dependenciesAreDefault = dependencies.isDefault }
+  }
+  /// `dependencies.isDefault`, kept: a send asks, and reading the values copies them.
+  @exclusivity(unchecked) private var dependenciesAreDefault: Bool
   var dismissal: (@MainActor @Sendable () -> Void)?
   /// Actions sent while one is processed, each as the call that processes it. Closures, not
   /// `(Action, EffectGroup?)` pairs: `send` runs unspecialized (the store calls it through an
@@ -72,6 +76,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     self.reducer = reducer
     self.effects = EffectRunner()
     self.dependencies = dependencies
+    dependenciesAreDefault = dependencies.isDefault
   }
 
   var path: String { "\(State.self)" }
@@ -135,7 +140,7 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
   /// when there are effects).
   private func reduce(_ action: Action, _ context: ThreadContext, in group: () -> EffectGroup) {
     // Effects start inside too: their tasks inherit the values in force for this action.
-    withDependencies(dependencies) {
+    withDependencies {
       box.isReducing = true
       let effect = mutateHeld(&state, root, context) { reducer.reduce(into: &$0, action: action) }
       box.isReducing = false
@@ -147,13 +152,14 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     }
   }
 
-  /// Runs `body` with `values` in force, unless they change nothing (a plain store pays nothing
-  /// for dependencies) — also when sent to from code running with other values (an effect's).
-  private func withDependencies(_ values: DependencyValues, _ body: () -> Void) {
-    if values.isDefault && DependencyValues.current.isDefault {
+  /// Runs `body` with the store's dependencies in force, unless they change nothing (a plain store
+  /// pays nothing for dependencies) — also when sent to from code running with other values (an
+  /// effect's).
+  private func withDependencies(_ body: () -> Void) {
+    if dependenciesAreDefault && DependencyValues.currentIsDefault {
       body()
     } else {
-      DependencyValues.$current.withValue(values, operation: body)
+      DependencyValues.withCurrent(dependencies, operation: body)
     }
   }
 
