@@ -64,10 +64,24 @@ final class Extent: @unchecked Sendable {
     #endif
   }
 
-  #if VALUESTORE_INTERNAL_CHECKS
-  // Not I5: an extent may die under the lock (it takes none); an observer it releases checks itself.
-  deinit { _forgetLiveExtent(serial) }
-  #endif
+  /// Releases the extents this one links to one at a time: a lineage or a chain of `sameAs` can be
+  /// as long as the history kept, and releasing it recursively would overflow the stack. Takes no
+  /// lock (an extent may die under the registry lock): what it unlinks is its alone.
+  deinit {
+    #if VALUESTORE_INTERNAL_CHECKS
+    // Not I5: an observer an extent releases checks itself.
+    _forgetLiveExtent(serial)
+    #endif
+    guard origin != nil || sameAs != nil else { return }
+    var pending: [Extent] = []
+    if let origin = origin.take() { pending.append(origin) }
+    if let sameAs = sameAs.take() { pending.append(sameAs) }
+    while var next = pending.popLast() {
+      guard isKnownUniquelyReferenced(&next) else { continue }
+      if let origin = next.origin.take() { pending.append(origin) }
+      if let sameAs = next.sameAs.take() { pending.append(sameAs) }
+    }
+  }
 
   /// True when a write needs no bookkeeping: not a fork, no bare readers, and (bound) no subscriber
   /// at its location and no tracking scope open (its reads, still to register, must see the write).
@@ -200,6 +214,11 @@ extension Extent {
     if let old = sameAs { garbage.append(old) }
     sameAs = history
     flags.bitwiseOr(Extent.hasSameAs, ordering: .relaxed)
+    // `history` is where `history()` stopped: its own link, if any, is stale. Dropped here, so that
+    // values placed one after another never chain (each would keep every earlier one alive).
+    if history.flags.load(ordering: .relaxed) & Extent.hasSameAs == 0, let stale = history.sameAs.take() {
+      garbage.append(stale)
+    }
   }
 
   /// The farthest value this one still is — following forks nothing was written to and values
