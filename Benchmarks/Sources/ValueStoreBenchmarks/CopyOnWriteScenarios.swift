@@ -57,6 +57,34 @@ enum CopyOnWriteScenarios {
         plain: plainSnapshot
       ),
       Scenario(
+        name: "snapshot + write, up to 10k kept, bare",
+        note: """
+          An undo stack keeping every version of a bare value (`kept.append(state)`, then \
+          `state.count += 1`), emptied at 10k: each write forks, and its lineage holds every \
+          version kept (walking all of it on each write made this O(versions) a write).
+          """,
+        ours: Workload(
+          "ours.snapshot.bare.all",
+          setUp: { (state: Counter(), kept: [Counter]()) },
+          body: { undo, n in
+            for _ in 0..<n {
+              if undo.kept.count == keptCount { undo.kept.removeAll(keepingCapacity: true) }
+              undo.kept.append(undo.state)
+              undo.state.count += 1
+            }
+          }),
+        plain: Workload(
+          "plain.snapshot.all",
+          setUp: { (plain: PlainCounter(), kept: [PlainCounter]()) },
+          body: { undo, n in
+            for _ in 0..<n {
+              if undo.kept.count == keptCount { undo.kept.removeAll(keepingCapacity: true) }
+              undo.kept.append(undo.plain)
+              undo.plain.count += 1
+            }
+          })
+      ),
+      Scenario(
         name: "write `+=`, bare, after 1 snapshot",
         note: """
           As "write `+=`, 0 observers", on a bare value that was copied and written once before \
@@ -75,6 +103,7 @@ enum CopyOnWriteScenarios {
   }
 
   private static let historyCount = 100
+  private static let keptCount = 10_000
 
   /// A fresh 100k-element array, owned by nobody else (so the first append does not copy it).
   private static func numbers() -> [Int] { Array(0..<100_000) }

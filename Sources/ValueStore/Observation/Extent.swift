@@ -32,6 +32,8 @@ final class Extent: @unchecked Sendable {
   @exclusivity(unchecked) var origin: Extent?
   /// The keys written since the fork. Guarded by ``registry``.
   @exclusivity(unchecked) var changes = ChangeLog()
+  /// When `record` next walks the whole lineage (see `spliceLineage`). Guarded by ``registry``.
+  @exclusivity(unchecked) var splice = SpliceSchedule()
   /// The extent whose value this still is: placed as a copy of it (`Slot.place`), nothing written
   /// here or below since. A copy of that written here is a write-back. Not a lineage: no slot adopts
   /// through it, so a value two places share is never bound through it. Guarded by ``registry``.
@@ -146,6 +148,7 @@ extension Extent {
     let bare = ThreadContext.current.holderDepth == 0
     withRegistry { _ in
       fork.origin = origin
+      fork.splice = SpliceSchedule(length: origin.splice.length &+ 1, wholeWalkAt: origin.splice.wholeWalkAt)
       var flags = Extent.isFork
       if let box = origin.box.load() {
         // A reader still to register on the origin would miss the fork's writes: it fires.
@@ -265,14 +268,28 @@ extension Extent {
   func record(_ change: Change, _ garbage: inout [AnyObject]) {
     guard origin != nil else { return }
     changes.insert(change)
-    spliceLineage(&garbage)
+    guard splice.length >= splice.wholeWalkAt else { return spliceLineage(&garbage, passing: 2) }
+    spliceLineage(&garbage, passing: .max)
+    // Every ancestor left is kept by another value; walk them all again at twice as many.
+    var length: UInt32 = 0
+    var node = self
+    while let parent = node.origin {
+      length &+= 1
+      node = parent
+    }
+    splice = SpliceSchedule(length: length, wholeWalkAt: max(2 &* length, SpliceSchedule.first))
   }
 
   /// Drops ancestors only this lineage holds (moving their writes down), except one bound to a
-  /// location, which its slot knows by serial. A lineage thus holds no more extents than values and
-  /// locations; a bare value without snapshots regains the fast path. Requires the registry lock.
-  func spliceLineage(_ garbage: inout [AnyObject]) {
+  /// location, which its slot knows by serial; walks past at most `limit` ancestors others keep.
+  /// Each write walks past two (an ancestor dropped with the snapshot before last is found at
+  /// once), and the whole lineage when it has doubled since the last whole walk: a lineage every
+  /// version of which is kept costs O(1) a write, amortized, and holds at most twice the extents
+  /// of the values and locations it serves; a bare value without snapshots regains the fast path.
+  /// Requires the registry lock.
+  func spliceLineage(_ garbage: inout [AnyObject], passing limit: Int) {
     var node = self
+    var passed = 0
     while node.origin != nil {
       // Uniqueness first: binding the parent would itself retain it.
       if isKnownUniquelyReferenced(&node.origin), let parent = node.origin, parent.boundLocation == nil {
@@ -282,6 +299,8 @@ extension Extent {
         // Left without an origin: a value of its own (else its writes stay on the slow path).
         if node !== self, node.origin == nil { node.forgetLineage(&garbage) }
       } else {
+        passed += 1
+        if passed > limit { break }
         node = node.origin!
       }
     }
@@ -310,6 +329,7 @@ extension Extent {
     if let origin { garbage.append(origin) }
     origin = nil
     changes = ChangeLog()
+    splice = SpliceSchedule()
     flags.bitwiseAnd(~Extent.isFork, ordering: .relaxed)
   }
 
@@ -344,4 +364,12 @@ extension Extent {
     flags.bitwiseOr(Extent.hasBox, ordering: .relaxed)
     return made
   }
+}
+
+/// How long a lineage was when `Extent.record` last walked all of it, and at which length it walks
+/// all of it again (an upper bound: forks add one to their origin's, splices do not subtract).
+struct SpliceSchedule {
+  static let first: UInt32 = 8
+  var length: UInt32 = 0
+  var wholeWalkAt: UInt32 = first
 }

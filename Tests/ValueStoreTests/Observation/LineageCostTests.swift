@@ -55,4 +55,20 @@ import Testing
     // about 2 × edits².
     #expect(comparisons < 20 * edits, "\(comparisons) comparisons for \(edits) edits")
   }
+
+  /// A ring of the last 50 versions of a bare value: its lineage holds at most twice the ring
+  /// (a write walks past two kept ancestors, and all of them when the lineage has doubled).
+  @Test func aBareLineageHoldsAtMostTwiceTheVersionsKept() {
+    var value = Child()
+    var ring: [Child] = []
+    var longest = 0
+    for _ in 0..<2_000 {
+      ring.append(value)
+      if ring.count > 50 { ring.removeFirst() }
+      value.count += 1
+      longest = max(longest, ReliabilityMemoryTests.lineageDepth(value._$fields._extent))
+    }
+    #expect(longest >= 50, "every version kept is in the lineage")
+    #expect(longest <= 2 * 50 + 2, "the lineage kept \(longest) extents for 50 versions")
+  }
 }
