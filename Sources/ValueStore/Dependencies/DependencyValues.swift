@@ -171,28 +171,39 @@ public struct DependencyValues: Sendable {
 }
 
 /// Whether values other than the defaults were ever bound (by any task): until then the values
-/// in force are the defaults everywhere, and a store's send need not look them up (a task-local
-/// lookup and a copy cost about a third of a trivial send). Set before such a binding, so a task
-/// that inherits it sees it set.
+/// in force are the defaults everywhere. Set before such a binding, so a task that inherits it
+/// sees it set.
 private let everBoundOthers = Atomic<Bool>(false)
 
 extension DependencyValues {
+  /// Whether the values in force are other than the defaults: bound with them, so that a store's
+  /// send asks without looking up and copying the values themselves (a third of a trivial send).
+  @TaskLocal private static var othersInForce = false
+
   /// Runs `operation` with `values` in force: the one way they are bound.
   @_spi(Testing) public static func withCurrent<R>(_ values: DependencyValues, operation: () throws -> R) rethrows -> R {
-    if !values.isDefault { everBoundOthers.store(true, ordering: .relaxed) }
-    return try $inForce.withValue(values, operation: operation)
+    let others = !values.isDefault
+    if others { everBoundOthers.store(true, ordering: .relaxed) }
+    guard everBoundOthers.load(ordering: .relaxed), others != othersInForce else {
+      return try $inForce.withValue(values, operation: operation)
+    }
+    return try $othersInForce.withValue(others) { try $inForce.withValue(values, operation: operation) }
   }
 
   /// The asynchronous ``withCurrent(_:operation:)``.
   @_spi(Testing) public static func withCurrent<R>(
     _ values: DependencyValues, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
   ) async rethrows -> R {
-    if !values.isDefault { everBoundOthers.store(true, ordering: .relaxed) }
-    return try await $inForce.withValue(values, operation: operation)
+    let others = !values.isDefault
+    if others { everBoundOthers.store(true, ordering: .relaxed) }
+    guard everBoundOthers.load(ordering: .relaxed), others != othersInForce else {
+      return try await $inForce.withValue(values, operation: operation)
+    }
+    return try await $othersInForce.withValue(others) { try await $inForce.withValue(values, operation: operation) }
   }
 
-  /// Whether the values in force are the defaults; no lookup while no others were ever bound.
+  /// Whether the values in force are the defaults, without looking them up.
   static var currentIsDefault: Bool {
-    !everBoundOthers.load(ordering: .relaxed) || inForce.isDefault
+    !everBoundOthers.load(ordering: .relaxed) || !othersInForce
   }
 }

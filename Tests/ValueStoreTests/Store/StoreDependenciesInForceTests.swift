@@ -3,9 +3,9 @@ import Testing
 @testable import ValueStore
 
 /// A store runs each action with its own dependencies in force, whatever the code sending it runs
-/// with. A store with the defaults skips binding them while no task ever bound other values; the
-/// first binding of others (in this task or one it started) ends that. Checked in a fresh process,
-/// where nothing was bound yet.
+/// with. A store with the defaults binds them only where others are in force, which it learns from
+/// a flag bound beside the values (or, while no task ever bound others, from nothing at all).
+/// Checked in a fresh process, where nothing was bound yet, and in this one.
 @Suite(.timeLimit(.minutes(1))) struct StoreDependenciesInForceTests {
   @Test func aStoreWithTheDefaultsRunsWithThemWhereverItIsSentFrom() async {
     await #expect(processExitsWith: .success) {
