@@ -14,7 +14,7 @@ extension ContiguousArray where Element: Equatable {
   @usableFromInline
   func isAppended(to earlier: ContiguousArray<Element>) -> Bool {
     guard count >= earlier.count else { return false }
-    guard _isPOD(Element.self) else { return self == earlier || starts(with: earlier) }
+    guard _isPOD(Element.self) else { return count == earlier.count ? self == earlier : starts(with: earlier) }
     return withUnsafeBytes { array in
       earlier.withUnsafeBytes { earlier in
         // One buffer (an element's action leaves the ids alone): O(1).

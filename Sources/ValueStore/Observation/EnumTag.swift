@@ -3,9 +3,10 @@
 /// witness, without reflection.
 @usableFromInline
 enum EnumTag {
-  /// Metadata kinds of enums (`MetadataKind::Enum` and `MetadataKind::Optional`).
+  /// Metadata kinds of enums (`MetadataKind::Enum` and `MetadataKind::Optional`), and of structs.
   @usableFromInline static let enumKind = 0x201
   @usableFromInline static let optionalKind = 0x202
+  static let structKind = 0x200
 
   /// Whether `T` is an enum (or an optional), whose values have a case.
   @inlinable

@@ -39,12 +39,13 @@ struct NavigationID: Hashable, @unchecked Sendable {  // immutable; AnyHashable 
       id = nil
     }
 
-    /// Whether children of type `State` are told apart by their type alone, neither `Identifiable`
-    /// nor an enum: which child is there needs no copy of it. Once per type (a conformance check
+    /// Whether children of type `State` are told apart by their type alone: a struct, not
+    /// `Identifiable` (a class or an existential may be `Identifiable` by its dynamic type, an enum
+    /// has cases): which child is there needs no copy of it. Once per type (a conformance check
     /// costs a lookup in the runtime's table each time).
     @usableFromInline
     static func isTypeOnly(_ type: Any.Type) -> Bool {
-      typeOnly.value(for: type) { !($0 is any Identifiable.Type) && !EnumTag.isEnum($0) }
+      typeOnly.value(for: type) { $0 is any Identifiable.Type ? false : EnumTag.metadata($0).load(as: Int.self) == EnumTag.structKind }
     }
 
     private static let typeOnly = TypeCache<Bool>()
