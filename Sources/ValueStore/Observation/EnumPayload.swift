@@ -18,14 +18,12 @@ enum EnumPayload {
 
   @usableFromInline
   static func carrier<Root, Value>(of _: Value.Type, in _: Root.Type) -> Carrier {
-    guard EnumTag.isEnum(Root.self) else { return .unknown }
-    // Once per pair: a case path made with each `body` asks on every action.
-    return carriers.value(for: Root.self, Value.self) {
-      cases(of: Root.self)?.carriers[Shape(Value.self)] ?? .unknown
-    }
+    guard EnumTag.isEnum(Root.self), let cases = cases(of: Root.self) else { return .unknown }
+    // A case path made with each `body` asks on every action: a payload type that is not a tuple
+    // is found by its metadata address, without hashing a `Shape`.
+    if let found = cases.carrier(ofType: Value.self) { return found }
+    return cases.carriers[Shape(Value.self)] ?? .unknown
   }
-
-  private static let carriers = TypeCache<Carrier>()
 
   /// A type without tuple labels: a one-element tuple is its element.
   enum Shape: Hashable {
@@ -190,6 +188,8 @@ enum EnumPayload {
   final class EnumCases: @unchecked Sendable {  // immutable
     let cases: [CaseInfo]
     let carriers: [Shape: Carrier]
+    /// The carriers of payload types that are not tuples, by metadata address.
+    private let typeCarriers: [(type: UInt, carrier: Carrier)]
 
     init(_ cases: [CaseInfo]) {
       self.cases = cases
@@ -204,6 +204,16 @@ enum EnumPayload {
         }
       }
       self.carriers = carriers
+      typeCarriers = carriers.compactMap { shape, carrier in
+        guard case let .type(type) = shape else { return nil }
+        return (UInt(bitPattern: Int(bitPattern: type)), carrier)
+      }
+    }
+
+    /// The carrier of `Value` if it is a payload type that is not a tuple; nil: ask `carriers`.
+    func carrier<Value>(ofType _: Value.Type) -> Carrier? {
+      let type = UInt(bitPattern: unsafeBitCast(Value.self as Any.Type, to: Int.self))
+      return typeCarriers.first { $0.type == type }?.carrier
     }
   }
   static func caseInfo(_ type: Any.Type, tag: UInt32) -> CaseInfo? {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import ValueStore
 
-/// `TypeCache` keys values by a type or an ordered pair of types in an open-addressing table it
-/// replaces as it grows: every key keeps its value, computed once, across growth and threads.
+/// `TypeCache` keys values by type in an open-addressing table it replaces as it grows: every key
+/// keeps its value, computed once, across growth and threads.
 @Suite struct TypeCacheTests {
   /// `count` distinct types, built by nesting generic types (so their metadata sit anywhere).
   static func distinctTypes(_ count: Int) -> [Any.Type] {
@@ -29,28 +29,6 @@ import Testing
       }
     }
     #expect(made == types.count)
-  }
-
-  @Test func aPairIsOrderedAndApartFromItsTypesAlone() {
-    let cache = TypeCache<String>()
-    #expect(cache.value(for: Int.self) { _ in "Int" } == "Int")
-    #expect(cache.value(for: Int.self, String.self) { "(Int, String)" } == "(Int, String)")
-    #expect(cache.value(for: String.self, Int.self) { "(String, Int)" } == "(String, Int)")
-    #expect(cache.value(for: Int.self, Int.self) { "(Int, Int)" } == "(Int, Int)")
-    #expect(cache.value(for: Int.self) { _ in "again" } == "Int")
-    #expect(cache.value(for: Int.self, String.self) { "again" } == "(Int, String)")
-    #expect(cache.value(for: String.self, Int.self) { "again" } == "(String, Int)")
-  }
-
-  @Test func manyPairsOfManyTypes() {
-    let cache = TypeCache<Int>()
-    let types = Self.distinctTypes(25)
-    for (i, a) in types.enumerated() {
-      for (j, b) in types.enumerated() { _ = cache.value(for: a, b) { i * 100 + j } }
-    }
-    for (i, a) in types.enumerated() {
-      for (j, b) in types.enumerated() { #expect(cache.value(for: a, b) { -1 } == i * 100 + j) }
-    }
   }
 
   /// Readers on other threads see every key with its one value while writers grow the table.
