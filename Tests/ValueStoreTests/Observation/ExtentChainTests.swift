@@ -8,7 +8,7 @@ import Testing
 /// before them (a chain kept every extent ever made alive, and releasing it overflowed the stack:
 /// a million writes crashed a release build); and a long chain, where one is kept (every version
 /// of a bare value), must be released without recursion.
-@Suite struct ExtentChainTests {
+@Suite(.timeLimit(.minutes(1))) struct ExtentChainTests {
   @Test func aHolderWrittenAfterEachSnapshotKeepsNoEarlierExtent() {
     let root = ObservedRoot(Child())
     var ring: [Child] = []
