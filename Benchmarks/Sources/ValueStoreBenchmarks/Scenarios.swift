@@ -6,6 +6,7 @@ var allScenarios: [Scenario] {
     + TrackingScenarios.all
     + CopyOnWriteScenarios.all
     + CollectionScenarios.all
+    + SnapshotStorageScenarios.all
     + StoreScenarios.all
     + ListGrowthScenarios.all
     + HistoryScenarios.all

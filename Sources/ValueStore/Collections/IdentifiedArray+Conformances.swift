@@ -62,7 +62,8 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   ///
   ///     let total = scores.withContiguousStorageIfAvailable { $0.reduce(0, +) }
   ///
-  /// - Complexity: O(1), plus the cost of `body`.
+  /// - Complexity: O(1) up to 64 elements, O(*n*) above (a copy of the chunked storage), plus
+  ///   the cost of `body`.
   @inlinable
   public func withContiguousStorageIfAvailable<R>(
     _ body: (UnsafeBufferPointer<Element>) throws -> R
@@ -113,7 +114,8 @@ extension IdentifiedArray: Encodable where Element: Encodable {
   @inlinable
   public func encode(to encoder: any Encoder) throws {
     _recordWholeAccess()
-    try _elements.encode(to: encoder)
+    var container = encoder.unkeyedContainer()
+    for element in _elements { try container.encode(element) }
   }
 }
 
@@ -173,7 +175,7 @@ extension IdentifiedArray: CustomStringConvertible {
   /// - Complexity: O(*n*)
   public var description: String {
     _recordWholeAccess()
-    return _elements.description
+    return Array(_elements).description
   }
 }
 
@@ -185,7 +187,7 @@ extension IdentifiedArray: CustomDebugStringConvertible {
   /// - Complexity: O(*n*)
   public var debugDescription: String {
     _recordWholeAccess()
-    return "IdentifiedArray<\(Element.self)>(\(_elements.description))"
+    return "IdentifiedArray<\(Element.self)>(\(Array(_elements).description))"
   }
 }
 

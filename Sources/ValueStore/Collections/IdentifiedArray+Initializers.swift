@@ -67,7 +67,7 @@ extension IdentifiedArray {
     let offsets = elements.startIndex..<elements.endIndex
     base._recordAccess(to: offsets)
     self.init(_id: base._id)
-    _elements = ContiguousArray(base._elements[offsets])
+    _elements = ChunkedArray(base._elements[offsets])
     _ids = ContiguousArray(base._ids[offsets])
     _offsets.reserveCapacity(_ids.count)
     for (offset, id) in _ids.enumerated() { _offsets[id] = offset }

@@ -21,9 +21,11 @@
 ///
 /// ## Storage
 ///
-/// The elements live in one `ContiguousArray`, their ids in a parallel `ContiguousArray`, and a
-/// dictionary maps each id to its offset. The type has value semantics with copy-on-write
-/// storage: mutating a uniquely referenced array never copies its buffers.
+/// The elements live in chunks of 64 that copies share (a `ChunkedArray`), their ids in a
+/// parallel `ContiguousArray`, and a dictionary maps each id to its offset. The type has value
+/// semantics with copy-on-write storage: mutating a uniquely referenced array never copies its
+/// buffers, and writing an element of an array a snapshot shares copies one chunk of elements
+/// (and the list of chunks), not all of them.
 ///
 /// ## Invariants
 ///
@@ -62,7 +64,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
 
   /// The elements, in order.
   @usableFromInline
-  internal var _elements: ContiguousArray<Element>
+  internal var _elements: ChunkedArray<Element>
 
   /// `_ids[i]` is the id of `_elements[i]`.
   @usableFromInline
@@ -90,7 +92,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @inlinable
   internal init(_id id: @escaping (Element) -> ID) {
     _id = id
-    _elements = []
+    _elements = ChunkedArray()
     _ids = []
     _offsets = [:]
     _extent = Extent()
@@ -177,14 +179,11 @@ extension IdentifiedArray {
   ///
   ///     let titles = todos.elements.map(\.title)
   ///
-  /// The result shares storage with the array, so keeping it while mutating the array makes
-  /// that mutation copy the elements once.
-  ///
-  /// - Complexity: O(1)
+  /// - Complexity: O(*n*): the array keeps its elements in chunks; the result is one buffer.
   @inlinable
   public var elements: ContiguousArray<Element> {
     _recordWholeAccess()
-    return _elements
+    return ContiguousArray(_elements)
   }
 
   /// Returns the offset of the element with the given id, or `nil` if there is none.
@@ -333,17 +332,16 @@ extension IdentifiedArray {
     }
   }
 
-  /// Moves the element at `offset` out of `_elements` by swapping it to the end and popping it.
+  /// Moves the element at `offset` out of `_elements` (its chunk's last element fills the gap).
   ///
-  /// Until `_restoreElement(_:at:)` runs, `_elements` is one element short and its former last
-  /// element sits at `offset`. Nothing can observe that state: the caller of `_modify` holds
-  /// exclusive access to `self`, and `_restoreElement` runs even if that access is aborted.
+  /// Until `_restoreElement(_:at:)` runs, that chunk is one element short. Nothing can observe
+  /// that state: the caller of `_modify` holds exclusive access to `self`, and `_restoreElement`
+  /// runs even if that access is aborted.
   @inlinable
   internal mutating func _takeElement(at offset: Int) -> Element {
     require(
       offset >= 0 && offset < _elements.count, "IdentifiedArray: index \(offset) is out of range")
-    _swapElementWithLast(offset)
-    return _elements.removeLast()
+    return _elements._take(at: offset)
   }
 
   /// Undoes `_takeElement(at:)`, putting `element` back at `offset`, or removes the element
@@ -352,24 +350,13 @@ extension IdentifiedArray {
   internal mutating func _restoreElement(_ element: Element?, at offset: Int) {
     if let element {
       _checkIDUnchanged(element, at: offset)
-      _elements.append(element)
-      _swapElementWithLast(offset)
+      _elements._restore(element, at: offset)
     } else {
-      // Moving the displaced last element back to the end closes the gap in order.
-      if offset < _elements.count {
-        _elements.append(_elements.remove(at: offset))
-      }
+      _elements._restoreRemoved(at: offset)
       let id = _removeID(at: offset)
       _didRemove(id: id, element: nil)
       _structureDidChange()
     }
-  }
-
-  /// Swaps `_elements[offset]` with the last element. `offset` must be valid.
-  /// (`ContiguousArray.swapAt` costs several times more than swapping through the buffer.)
-  @inlinable
-  internal mutating func _swapElementWithLast(_ offset: Int) {
-    _elements.withUnsafeMutableBufferPointer { $0.swapAt(offset, $0.count - 1) }
   }
 
   /// Replaces the element at `offset` with `element`, which must have the same id, and returns
@@ -474,6 +461,7 @@ extension IdentifiedArray {
 
   /// Throws if any of the invariants listed on ``IdentifiedArray`` does not hold. O(*n*).
   internal func _checkInvariants() throws {
+    try _elements._checkInvariants()
     guard _elements.count == _ids.count, _ids.count == _offsets.count else {
       throw _InvariantViolation(
         description: "counts differ: \(_elements.count) elements, \(_ids.count) ids, "

@@ -59,10 +59,29 @@ extension IdentifiedArray: DumpedElements {
   }
 
   func _equalPairs(with other: Any, _ pairs: [(old: Int, new: Int)]) -> [Bool]? {
-    _elements.withUnsafeBufferPointer { old in
-      (other as! Self)._elements.withUnsafeBufferPointer { new in equalElements(old, new, pairs) }
+    equalElements(_elements, (other as! Self)._elements, pairs)
+  }
+}
+
+/// `old[i] == new[j]` for each pair, as below; a pair at one offset of a chunk both arrays share is
+/// equal without a comparison.
+private func equalElements<Element>(
+  _ old: ChunkedArray<Element>, _ new: ChunkedArray<Element>, _ pairs: [(old: Int, new: Int)]
+) -> [Bool]? {
+  guard let equatable = Element.self as? any Equatable.Type else { return nil }
+  let shared = zip(old._chunks, new._chunks).map { old, new in
+    old.withUnsafeBufferPointer { old in new.withUnsafeBufferPointer { old.baseAddress == $0.baseAddress } }
+  }
+  func compare<E: Equatable>(_: E.Type) -> [Bool] {
+    // `E` is `Element`, opened as `Equatable`: the same layout.
+    let old = unsafeBitCast(old, to: ChunkedArray<E>.self)
+    let new = unsafeBitCast(new, to: ChunkedArray<E>.self)
+    return pairs.map { pair in
+      let chunk = pair.old >> ChunkedArray<E>.shift
+      return pair.old == pair.new && chunk < shared.count && shared[chunk] || old[pair.old] == new[pair.new]
     }
   }
+  return compare(equatable)
 }
 
 /// `old[i] == new[j]` for each pair, through `Element`'s `==` found at run time; nil when `Element`

@@ -63,7 +63,7 @@ extension Store {
     elementStores(
       key: ScopeKey(state: state, action: StackAction<ElementState, ElementAction>.self),
       ids: { $0[keyPath: state]._elements.ids },
-      elements: { ContiguousArray($0[keyPath: state]._elements._elements.lazy.map(\.element)) },
+      elements: { ChunkedArray($0[keyPath: state]._elements._elements.lazy.map(\.element)) },
       element: { $0[keyPath: state][id: $1] },
       embed: { action(.element(id: $0, action: $1)) })
   }

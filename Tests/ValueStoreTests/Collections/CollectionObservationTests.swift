@@ -134,10 +134,10 @@ import Testing
   @Test func elementMutationByIDDoesNotCopyStorageEvenWhenObserved() {
     var state = ListState(rows: 100_000)
     let recorders = (1...1_000).map { id in tracking { state.rows[id: id * 100]?.count } }
-    let before = state.rows._elements.withUnsafeBufferPointer { $0.baseAddress }
+    let before = state.rows._elements._storageAddresses
     state.rows[id: 50_000]?.count += 1
     state.rows[id: 777]?.count += 1
-    #expect(state.rows._elements.withUnsafeBufferPointer { $0.baseAddress } == before)
+    #expect(state.rows._elements._storageAddresses == before)
     #expect(recorders[499].count == 1)
     #expect(recorders.map(\.count).reduce(0, +) == 1)
   }

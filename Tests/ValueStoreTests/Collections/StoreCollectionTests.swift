@@ -46,7 +46,7 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
 
   @Test func forEachMutatesTheElementInPlace() {
     let store = listStore(rows: 10_000)
-    func buffer() -> UnsafePointer<Row>? { store.withState { $0.rows._elements.withUnsafeBufferPointer { $0.baseAddress } } }
+    func buffer() -> [UnsafeRawPointer?] { store.withState { $0.rows._elements._storageAddresses } }
     let before = buffer()
     store.send(.rows(.element(id: 5_000, action: .increment)))
     #expect(buffer() == before)

@@ -22,7 +22,7 @@ public struct StoreCollection<ID: Hashable & Sendable, State, Action: Sendable>:
   /// The elements' ids, in order (reading them makes no store).
   public let ids: ContiguousArray<ID>
   /// The elements when the collection was made, `ids` order: the state of a removed one's store.
-  let elements: ContiguousArray<State>
+  let elements: ChunkedArray<State>
   let cache: ElementStoreCache<ID, State, Action>
 
   public var startIndex: Int { 0 }
@@ -104,7 +104,7 @@ extension Store {
   func elementStores<ID, ElementState, ElementAction>(
     key: ScopeKey,
     ids: @escaping (State) -> ContiguousArray<ID>,
-    elements: (State) -> ContiguousArray<ElementState>,
+    elements: (State) -> ChunkedArray<ElementState>,
     element: @escaping (State, ID) -> ElementState?,
     embed: @escaping @Sendable (ID, ElementAction) -> Action
   ) -> StoreCollection<ID, ElementState, ElementAction> {
