@@ -201,8 +201,8 @@ nonisolated(unsafe) let goals: [Goal] = [
         atMost: 1.5),
     ]),
   // MISS for append and insert + remove: the ids and the id → offset dictionary are one buffer each,
-  // copied by a structural change with a snapshot alive. Element writes copy the list of chunks:
-  // O(n/64), ≈ 6× from 1k to 100k.
+  // copied by a structural change with a snapshot alive. Element writes copy the list of pages, a
+  // page and a chunk.
   Goal(
     name: "writes with a snapshot alive cost O(log n)",
     criteria: SnapshotStorageScenarios.kinds.map { kind in

@@ -1,22 +1,25 @@
 /// The element storage of an ``IdentifiedArray``: an array whose elements live in chunks of
-/// `chunkSize` (64; 2 under `VALUESTORE_INTERNAL_CHECKS`), each a `ContiguousArray` that copies share.
+/// `chunkSize` (64; 2 under `VALUESTORE_INTERNAL_CHECKS`), grouped in pages of `chunkSize` chunks,
+/// each chunk and page a `ContiguousArray` that copies share.
 ///
-/// Copy-on-write works per chunk. Writing one element of an array whose storage a copy shares (a
-/// snapshot, an undo point, a `TestStore`'s state before a send) copies the list of chunks (one
-/// reference per 64 elements) and the one chunk written, where a `ContiguousArray` copies every
-/// element; appending copies the list and the last chunk. Two arrays that share chunks compare
-/// them by identity (`ContiguousArray`'s `==` does), so equality costs O(chunks + what differs).
-/// An unshared array is written in place, one indirection further than a `ContiguousArray`.
+/// Copy-on-write works per chunk and page. Writing one element of an array whose storage a copy
+/// shares (a snapshot, an undo point, a `TestStore`'s state before a send) copies the list of
+/// pages (one reference per 4,096 elements), one page (64 references) and one chunk (64
+/// elements), where a `ContiguousArray` copies every element; appending copies the same path to
+/// the last chunk. Two arrays that share storage compare it by identity (`ContiguousArray`'s `==`
+/// checks identity first), so equality costs O(what differs, by chunk). An unshared array is
+/// written in place, two indirections further than a `ContiguousArray`.
 ///
 /// Invariants (``_checkInvariants()``): every chunk but the last holds exactly `chunkSize`
-/// elements, the last holds 1 … `chunkSize`, and `_count` is their sum. So element `i` is
-/// element `i % chunkSize` of chunk `i / chunkSize`, and an index out of range fails the bounds
-/// check of one of the two arrays.
+/// elements, the last holds 1 … `chunkSize`; every page but the last holds exactly `chunkSize`
+/// chunks, the last 1 … `chunkSize`; `_count` is the number of elements. So element `i` is element
+/// `i % chunkSize` of chunk `i / chunkSize`, which is chunk `(i / chunkSize) % chunkSize` of page
+/// `i / chunkSize²`, and an index out of range fails the bounds check of one of the three arrays.
 @frozen
 @usableFromInline
 internal struct ChunkedArray<Element> {
   @usableFromInline
-  internal var _chunks: ContiguousArray<ContiguousArray<Element>>
+  internal var _pages: ContiguousArray<ContiguousArray<ContiguousArray<Element>>>
 
   @usableFromInline
   internal var _count: Int
@@ -38,7 +41,7 @@ internal struct ChunkedArray<Element> {
 
   @inlinable
   internal init() {
-    _chunks = []
+    _pages = []
     _count = 0
   }
 
@@ -49,13 +52,42 @@ internal struct ChunkedArray<Element> {
     for element in elements { append(element) }
   }
 
-  /// A new chunk holding `element`, with room for a whole chunk.
+  /// A new chunk or page holding `element`, with room for a whole one.
   @inlinable
-  internal static func _chunk(_ element: consuming Element) -> ContiguousArray<Element> {
-    var chunk = ContiguousArray<Element>()
-    chunk.reserveCapacity(chunkSize)
-    chunk.append(element)
-    return chunk
+  internal static func _filled<T>(_ element: consuming T) -> ContiguousArray<T> {
+    var array = ContiguousArray<T>()
+    array.reserveCapacity(chunkSize)
+    array.append(element)
+    return array
+  }
+
+  /// Chunk `index` (element `i` is in chunk `i >> shift`).
+  @inlinable
+  internal subscript(chunk index: Int) -> ContiguousArray<Element> {
+    get { _pages[index &>> Self.shift][index & Self.mask] }
+    _modify { yield &_pages[index &>> Self.shift][index & Self.mask] }
+  }
+
+  /// The number of chunks, counted from the pages (also while a chunk is one short).
+  @inlinable
+  internal var _chunkCount: Int {
+    _pages.isEmpty ? 0 : (_pages.count &- 1) &<< Self.shift &+ _pages[_pages.count &- 1].count
+  }
+
+  @inlinable
+  internal mutating func _appendChunk(_ chunk: consuming ContiguousArray<Element>) {
+    if _pages.isEmpty || _pages[_pages.count &- 1].count == Self.chunkSize {
+      _pages.append(Self._filled(chunk))
+    } else {
+      _pages[_pages.count &- 1].append(chunk)
+    }
+  }
+
+  @inlinable
+  internal mutating func _removeLastChunk() {
+    let last = _pages.count &- 1
+    _pages[last].removeLast()
+    if _pages[last].isEmpty { _pages.removeLast() }
   }
 }
 
@@ -80,34 +112,36 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
 
   @inlinable
   internal subscript(position: Int) -> Element {
-    get { _chunks[position &>> Self.shift][position & Self.mask] }
-    _modify { yield &_chunks[position &>> Self.shift][position & Self.mask] }
+    get { _pages[position &>> (Self.shift &<< 1)][(position &>> Self.shift) & Self.mask][position & Self.mask] }
+    _modify {
+      yield &_pages[position &>> (Self.shift &<< 1)][(position &>> Self.shift) & Self.mask][position & Self.mask]
+    }
   }
 
   @inlinable
-  internal func makeIterator() -> Iterator { Iterator(_chunks) }
+  internal func makeIterator() -> Iterator { Iterator(self) }
 
   /// Iterates chunk by chunk: one array iterator per chunk, no index arithmetic per element.
   @frozen
   @usableFromInline
   internal struct Iterator: IteratorProtocol {
-    @usableFromInline internal let _chunks: ContiguousArray<ContiguousArray<Element>>
-    @usableFromInline internal var _next: Int
+    @usableFromInline internal let _array: ChunkedArray
+    @usableFromInline internal var _nextChunk: Int
     @usableFromInline internal var _current: IndexingIterator<ContiguousArray<Element>>
 
     @inlinable
-    internal init(_ chunks: ContiguousArray<ContiguousArray<Element>>) {
-      _chunks = chunks
-      _next = 1
-      _current = (chunks.first ?? []).makeIterator()
+    internal init(_ array: ChunkedArray) {
+      _array = array
+      _nextChunk = 1
+      _current = (array.isEmpty ? [] : array[chunk: 0]).makeIterator()
     }
 
     @inlinable
     internal mutating func next() -> Element? {
       if let element = _current.next() { return element }
-      guard _next < _chunks.count else { return nil }
-      _current = _chunks[_next].makeIterator()
-      _next &+= 1
+      guard _nextChunk < _array._chunkCount else { return nil }
+      _current = _array[chunk: _nextChunk].makeIterator()
+      _nextChunk &+= 1
       return _current.next()
     }
   }
@@ -118,7 +152,7 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
     guard i != j else { return }
     let chunk = i &>> Self.shift
     if chunk == j &>> Self.shift {
-      _chunks[chunk].swapAt(i & Self.mask, j & Self.mask)
+      self[chunk: chunk].swapAt(i & Self.mask, j & Self.mask)
     } else {
       var element = self[j]
       swap(&element, &self[i])
@@ -129,7 +163,7 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
   /// Calls `body` with the elements in contiguous memory: the one chunk's, or a copy.
   @inlinable
   internal func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
-    if _chunks.count <= 1 { return try (_chunks.first ?? []).withUnsafeBufferPointer(body) }
+    if _count <= Self.chunkSize { return try (isEmpty ? [] : self[chunk: 0]).withUnsafeBufferPointer(body) }
     return try ContiguousArray(self).withUnsafeBufferPointer(body)
   }
 }
@@ -141,9 +175,9 @@ extension ChunkedArray {
   @inlinable
   internal mutating func append(_ element: consuming Element) {
     if _count & Self.mask == 0 {
-      _chunks.append(Self._chunk(element))
+      _appendChunk(Self._filled(element))
     } else {
-      _chunks[_chunks.count &- 1].append(element)
+      self[chunk: _count &>> Self.shift].append(element)
     }
     _count &+= 1
   }
@@ -152,9 +186,9 @@ extension ChunkedArray {
   @discardableResult
   internal mutating func removeLast() -> Element {
     precondition(_count > 0, "ChunkedArray: removeLast() on an empty array")
-    let last = _chunks.count &- 1
-    let element = _chunks[last].removeLast()
-    if _chunks[last].isEmpty { _chunks.removeLast() }
+    let last = (_count &- 1) &>> Self.shift
+    let element = self[chunk: last].removeLast()
+    if self[chunk: last].isEmpty { _removeLastChunk() }
     _count &-= 1
     return element
   }
@@ -167,19 +201,20 @@ extension ChunkedArray {
     var carried = element
     var chunk = offset &>> Self.shift
     var position = offset & Self.mask
-    while chunk < _chunks.count {
-      if _chunks[chunk].count < Self.chunkSize {
-        _chunks[chunk].insert(carried, at: position)
+    let chunks = _chunkCount
+    while chunk < chunks {
+      if self[chunk: chunk].count < Self.chunkSize {
+        self[chunk: chunk].insert(carried, at: position)
         _count &+= 1
         return
       }
-      let last = _chunks[chunk].removeLast()
-      _chunks[chunk].insert(carried, at: position)
+      let last = self[chunk: chunk].removeLast()
+      self[chunk: chunk].insert(carried, at: position)
       carried = last
       chunk &+= 1
       position = 0
     }
-    _chunks.append(Self._chunk(carried))
+    _appendChunk(Self._filled(carried))
     _count &+= 1
   }
 
@@ -189,7 +224,7 @@ extension ChunkedArray {
   internal mutating func remove(at offset: Int) -> Element {
     precondition(offset >= 0 && offset < _count, "ChunkedArray: index out of range")
     let chunk = offset &>> Self.shift
-    let element = _chunks[chunk].remove(at: offset & Self.mask)
+    let element = self[chunk: chunk].remove(at: offset & Self.mask)
     _closeGap(from: chunk)
     return element
   }
@@ -199,12 +234,13 @@ extension ChunkedArray {
   @inlinable
   internal mutating func _closeGap(from chunk: Int) {
     var chunk = chunk
-    while chunk &+ 1 < _chunks.count {
-      let first = _chunks[chunk &+ 1].removeFirst()
-      _chunks[chunk].append(first)
+    let chunks = _chunkCount
+    while chunk &+ 1 < chunks {
+      let first = self[chunk: chunk &+ 1].removeFirst()
+      self[chunk: chunk].append(first)
       chunk &+= 1
     }
-    if _chunks[chunk].isEmpty { _chunks.removeLast() }
+    if self[chunk: chunk].isEmpty { _removeLastChunk() }
     _count &-= 1
   }
 
@@ -216,8 +252,8 @@ extension ChunkedArray {
     precondition(offset >= 0 && offset < _count, "ChunkedArray: index out of range")
     let chunk = offset &>> Self.shift
     let position = offset & Self.mask
-    _chunks[chunk].withUnsafeMutableBufferPointer { $0.swapAt(position, $0.count &- 1) }
-    return _chunks[chunk].removeLast()
+    self[chunk: chunk].withUnsafeMutableBufferPointer { $0.swapAt(position, $0.count &- 1) }
+    return self[chunk: chunk].removeLast()
   }
 
   /// Puts back an element taken at `offset`.
@@ -225,8 +261,8 @@ extension ChunkedArray {
   internal mutating func _restore(_ element: consuming Element, at offset: Int) {
     let chunk = offset &>> Self.shift
     let position = offset & Self.mask
-    _chunks[chunk].append(element)
-    _chunks[chunk].withUnsafeMutableBufferPointer { $0.swapAt(position, $0.count &- 1) }
+    self[chunk: chunk].append(element)
+    self[chunk: chunk].withUnsafeMutableBufferPointer { $0.swapAt(position, $0.count &- 1) }
   }
 
   /// Ends a take at `offset` without putting the element back: the element is removed.
@@ -235,26 +271,27 @@ extension ChunkedArray {
     let chunk = offset &>> Self.shift
     let position = offset & Self.mask
     // The chunk's last element was moved to `position`: move it back to close the gap in order.
-    if position < _chunks[chunk].count {
-      let moved = _chunks[chunk].remove(at: position)
-      _chunks[chunk].append(moved)
+    if position < self[chunk: chunk].count {
+      let moved = self[chunk: chunk].remove(at: position)
+      self[chunk: chunk].append(moved)
     }
     _closeGap(from: chunk)
   }
 
   @inlinable
   internal mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
-    _chunks.removeAll(keepingCapacity: keepCapacity)
+    _pages.removeAll(keepingCapacity: keepCapacity)
     _count = 0
   }
 
-  /// How many elements the list of chunks has room to reference without growing.
+  /// How many elements the list of pages has room to reference without growing.
   @inlinable
-  internal var capacity: Int { _chunks.capacity &<< Self.shift }
+  internal var capacity: Int { _pages.capacity &<< (Self.shift &<< 1) }
 
   @inlinable
   internal mutating func reserveCapacity(_ minimumCapacity: Int) {
-    _chunks.reserveCapacity((minimumCapacity &+ Self.mask) &>> Self.shift)
+    let pageSize = Self.chunkSize &<< Self.shift
+    _pages.reserveCapacity((minimumCapacity &+ pageSize &- 1) / pageSize)
   }
 
   /// O(*n* − `bounds.lowerBound` + *m*): the chunks before the one `bounds` starts in stay
@@ -268,7 +305,7 @@ extension ChunkedArray {
     tail.append(contentsOf: self[(firstChunk &<< Self.shift)..<bounds.lowerBound])
     tail.append(contentsOf: newElements)
     tail.append(contentsOf: self[bounds.upperBound...])
-    _chunks.removeSubrange(firstChunk...)
+    while _chunkCount > firstChunk { _removeLastChunk() }
     _count = firstChunk &<< Self.shift
     for element in tail { append(element) }
   }
@@ -282,10 +319,10 @@ extension ChunkedArray {
 // MARK: - Value conformances
 
 extension ChunkedArray: Equatable where Element: Equatable {
-  /// Chunks that share storage compare in O(1) (`ContiguousArray`'s `==` checks identity first).
+  /// Pages and chunks that share storage compare in O(1) (`ContiguousArray`'s `==` checks identity first).
   @inlinable
   internal static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs._count == rhs._count && lhs._chunks == rhs._chunks
+    lhs._count == rhs._count && lhs._pages == rhs._pages
   }
 }
 
@@ -303,10 +340,16 @@ extension ChunkedArray: Sendable where Element: Sendable {}
 // MARK: - Invariants
 
 extension ChunkedArray {
-  /// The address of the list of chunks, then of each chunk: unchanged by a write made in place.
+  /// The address of each chunk: equal in two arrays where they share the chunk.
+  internal var _chunkAddresses: [UnsafeRawPointer?] {
+    (0..<_chunkCount).map { self[chunk: $0].withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+  }
+
+  /// The address of the list of pages, of each page, then of each chunk: unchanged by a write made
+  /// in place.
   internal var _storageAddresses: [UnsafeRawPointer?] {
-    [_chunks.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }]
-      + _chunks.map { $0.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+    [_pages.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }]
+      + _pages.map { $0.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } } + _chunkAddresses
   }
 }
 
@@ -314,16 +357,21 @@ extension ChunkedArray {
 private struct Violation: Error, CustomStringConvertible { let description: String }
 
 extension ChunkedArray {
-  /// Throws unless every chunk but the last is full, the last is not empty, and `_count` counts
-  /// them. O(chunks).
+  /// Throws unless every chunk and page but the last is full, the last are not empty, and
+  /// `_count` counts the elements. O(chunks).
   internal func _checkInvariants() throws {
-    for (index, chunk) in _chunks.enumerated() {
-      let isLast = index == _chunks.count - 1
-      guard isLast ? !chunk.isEmpty && chunk.count <= Self.chunkSize : chunk.count == Self.chunkSize else {
-        throw Violation(description: "chunk \(index) of \(_chunks.count) holds \(chunk.count) elements")
+    func check(_ counts: [Int], _ what: String) throws {
+      for (index, count) in counts.enumerated() {
+        let isLast = index == counts.count - 1
+        guard isLast ? count > 0 && count <= Self.chunkSize : count == Self.chunkSize else {
+          throw Violation(description: "\(what) \(index) of \(counts.count) holds \(count)")
+        }
       }
     }
-    let total = _chunks.reduce(0) { $0 + $1.count }
+    try check(_pages.map(\.count), "page")
+    let chunks = _pages.flatMap { $0.map(\.count) }
+    try check(chunks, "chunk")
+    let total = chunks.reduce(0, +)
     guard total == _count else { throw Violation(description: "count \(_count), chunks hold \(total)") }
   }
 }

@@ -422,7 +422,8 @@ extension IdentifiedArray {
     _offsets[_ids[j]] = j
   }
 
-  /// Reserves enough space to store `minimumCapacity` elements without reallocating.
+  /// Reserves enough space to store `minimumCapacity` ids and their index without reallocating
+  /// (the elements' chunks are made as elements arrive).
   ///
   ///     var todos = IdentifiedArrayOf<Todo>()
   ///     todos.reserveCapacity(1_000)

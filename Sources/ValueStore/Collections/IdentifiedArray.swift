@@ -21,11 +21,11 @@
 ///
 /// ## Storage
 ///
-/// The elements live in chunks of 64 that copies share (a `ChunkedArray`), their ids in a
-/// parallel `ContiguousArray`, and a dictionary maps each id to its offset. The type has value
-/// semantics with copy-on-write storage: mutating a uniquely referenced array never copies its
-/// buffers, and writing an element of an array a snapshot shares copies one chunk of elements
-/// (and the list of chunks), not all of them.
+/// The elements live in chunks of 64, grouped in pages of 64 chunks, that copies share (a
+/// `ChunkedArray`); their ids in a parallel `ContiguousArray`, and a dictionary maps each id to
+/// its offset. The type has value semantics with copy-on-write storage: mutating a uniquely
+/// referenced array never copies its buffers, and writing an element of an array a snapshot
+/// shares copies the path to it (the list of pages, a page, a chunk of 64), not every element.
 ///
 /// ## Invariants
 ///

@@ -69,9 +69,7 @@ private func equalElements<Element>(
   _ old: ChunkedArray<Element>, _ new: ChunkedArray<Element>, _ pairs: [(old: Int, new: Int)]
 ) -> [Bool]? {
   guard let equatable = Element.self as? any Equatable.Type else { return nil }
-  let shared = zip(old._chunks, new._chunks).map { old, new in
-    old.withUnsafeBufferPointer { old in new.withUnsafeBufferPointer { old.baseAddress == $0.baseAddress } }
-  }
+  let shared = zip(old._chunkAddresses, new._chunkAddresses).map { $0 == $1 }
   func compare<E: Equatable>(_: E.Type) -> [Bool] {
     // `E` is `Element`, opened as `Equatable`: the same layout.
     let old = unsafeBitCast(old, to: ChunkedArray<E>.self)

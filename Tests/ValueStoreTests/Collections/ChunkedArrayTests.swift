@@ -112,11 +112,42 @@ struct ChunkedArrayTests {
     let snapshot = array
     array[500].text = "changed"
     array.append(Item(1_000))
-    let shared = zip(array._storageAddresses, snapshot._storageAddresses).dropFirst().filter { $0 == $1 }.count
+    let shared = zip(array._chunkAddresses, snapshot._chunkAddresses).filter { $0 == $1 }.count
     // The written chunk and the last, if appended to, are copies; the others are shared.
     let lastIsFull = 1_000 % ChunkedArray<Item>.chunkSize == 0
-    #expect(shared == snapshot._chunks.count - (lastIsFull ? 1 : 2))
+    #expect(shared == snapshot._chunkCount - (lastIsFull ? 1 : 2))
     #expect(snapshot[500].text == "item 500" && snapshot.count == 1_000)
+  }
+
+  /// Pages hold chunkSize² elements (4,096; 4 under `VALUESTORE_INTERNAL_CHECKS`): each mutation
+  /// at the offsets around page and chunk boundaries, with a snapshot alive.
+  @Test func mutationsAtPageBoundariesMatchArray() throws {
+    let size = ChunkedArray<Item>.chunkSize
+    let page = size * size
+    var array = ChunkedArray((0..<(2 * page + 3)).map(Item.init))
+    var model = Array(array)
+    let snapshot = (array, model)
+    var next = 1_000_000
+    for offset in [page - 1, page, page + 1, 2 * page - 1, 2 * page, size - 1, size] {
+      next += 1
+      array.insert(Item(next), at: offset)
+      model.insert(Item(next), at: offset)
+      #expect(array.remove(at: offset + 1) == model.remove(at: offset + 1))
+      _ = array._take(at: offset)
+      array._restoreRemoved(at: offset)
+      model.remove(at: offset)
+      array.swapAt(offset, array.count - 1)
+      model.swapAt(offset, model.count - 1)
+      array.replaceSubrange(offset..<offset + 2, with: [Item(next), Item(next + 1), Item(next + 2)])
+      model.replaceSubrange(offset..<offset + 2, with: [Item(next), Item(next + 1), Item(next + 2)])
+      try array._checkInvariants()
+      #expect(Array(array) == model, "at \(offset)")
+    }
+    while array.count > page - 2 {
+      #expect(array.removeLast() == model.removeLast())
+      try array._checkInvariants()
+    }
+    #expect(Array(array) == model && Array(snapshot.0) == snapshot.1)
   }
 
   @Test func equalityAndHashingAreArrays() {
@@ -156,6 +187,10 @@ struct IdentifiedArraySnapshotTests {
     ("insert", { $0.insert(Row(id: 1_001), at: 65) }),
     ("remove by id", { $0.remove(id: 64) }),
     ("remove through the subscript", { $0[id: 130] = nil }),
+    ("remove in place (`_modify` yields nil)", { rows in
+      func clear(_ row: inout Row?) { row = nil }
+      clear(&rows[id: 131])
+    }),
     ("remove at offset", { $0.remove(at: 0) }),
     ("removeLast", { $0.removeLast() }),
     ("removeAll(where:)", { $0.removeAll { $0.id % 3 == 0 } }),

@@ -98,8 +98,8 @@ extension Store {
 
   /// The element stores of a collection of the state (cached under `key`), in the order `ids`
   /// reads; `elements` gives them in that order, sharing the array's storage (O(1): a write to the
-  /// array while the collection is kept copies it once, as a snapshot of the state would; copying
-  /// here would cost O(n) on every scope, also when nothing is written), `element` finds one,
+  /// array while the collection is kept copies the path to what it writes, as a snapshot of the
+  /// state would; copying here would cost O(n) on every scope), `element` finds one,
   /// `embed` makes the action that carries one's action.
   func elementStores<ID, ElementState, ElementAction>(
     key: ScopeKey,
