@@ -14,9 +14,11 @@ let package = Package(
     .target(name: "ValueStore"),
     .target(name: "StoreTesting", dependencies: ["ValueStore"]),
     .executableTarget(name: "CounterDemo", dependencies: ["ValueStore"]),
-    .testTarget(name: "ValueStoreTests", dependencies: ["ValueStore", "MallocProbe"]),
+    .testTarget(name: "ValueStoreTests", dependencies: ["ValueStore", "MallocProbe", "TestParallelism"]),
     // The allocator's bytes in use, for the tests that show memory stays flat (C: `mallinfo2`).
     .target(name: "MallocProbe", path: "Tests/MallocProbe"),
+    // Caps Swift Testing's parallelism in the test process (C: set before `main`).
+    .target(name: "TestParallelism", path: "Tests/TestParallelism"),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "ValueStore"]),
     .testTarget(name: "CounterDemoTests", dependencies: ["CounterDemo", "StoreTesting", "ValueStore"]),
   ],
