@@ -353,8 +353,8 @@ extension ChunkedArray {
   }
 }
 
-/// A broken storage invariant, as reported by `ChunkedArray._checkInvariants()`.
-private struct Violation: Error, CustomStringConvertible { let description: String }
+/// A broken invariant of a collection's storage, as reported by a `_checkInvariants()`.
+internal struct StorageInvariantViolation: Error, CustomStringConvertible { let description: String }
 
 extension ChunkedArray {
   /// Throws unless every chunk and page but the last is full, the last are not empty, and
@@ -364,7 +364,7 @@ extension ChunkedArray {
       for (index, count) in counts.enumerated() {
         let isLast = index == counts.count - 1
         guard isLast ? count > 0 && count <= Self.chunkSize : count == Self.chunkSize else {
-          throw Violation(description: "\(what) \(index) of \(counts.count) holds \(count)")
+          throw StorageInvariantViolation(description: "\(what) \(index) of \(counts.count) holds \(count)")
         }
       }
     }
@@ -372,6 +372,6 @@ extension ChunkedArray {
     let chunks = _pages.flatMap { $0.map(\.count) }
     try check(chunks, "chunk")
     let total = chunks.reduce(0, +)
-    guard total == _count else { throw Violation(description: "count \(_count), chunks hold \(total)") }
+    guard total == _count else { throw StorageInvariantViolation(description: "count \(_count), chunks hold \(total)") }
   }
 }

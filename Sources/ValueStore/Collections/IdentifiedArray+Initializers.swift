@@ -69,8 +69,7 @@ extension IdentifiedArray {
     self.init(_id: base._id)
     _elements = ChunkedArray(base._elements[offsets])
     _ids = ContiguousArray(base._ids[offsets])
-    _offsets.reserveCapacity(_ids.count)
-    for (offset, id) in _ids.enumerated() { _offsets[id] = offset }
+    _reindex()
   }
 
   /// Appends `elements`; an element whose id is present is combined with the element there
@@ -82,7 +81,7 @@ extension IdentifiedArray {
     reserveCapacity(_elements.count + elements.underestimatedCount)
     for element in elements {
       let id = _id(element)
-      guard let offset = _offsets[id] else {
+      guard let offset = _offset(of: id) else {
         _appendIfAbsent(element, id: id)
         continue
       }

@@ -3,7 +3,7 @@ import Foundation
 // Every mutation below restores the invariants documented on `IdentifiedArray` before it calls
 // an observation hook, and calls `_structureDidChange()` exactly once if, and only if, the ids,
 // their order or the count actually changed. A write is not a read: mutations look at the
-// storage (`_elements.count`, `_offsets`), never at the public accessors, which record a read of
+// storage (`_elements.count`, `_index`), never at the public accessors, which record a read of
 // the structure in any tracking scope open around them (WritesRecordNoReadsTests).
 
 extension IdentifiedArray {
@@ -49,7 +49,7 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func insert(_ element: consuming Element, at offset: Int) -> (inserted: Bool, index: Int) {
     let id = _id(element)
-    if let existing = _offsets[id] { return (false, existing) }
+    if let existing = _offset(of: id) { return (false, existing) }
     _insertNew(consume element, id: id, at: offset)
     return (true, offset)
   }
@@ -60,8 +60,7 @@ extension IdentifiedArray {
     require(
       offset >= 0 && offset <= _elements.count, "IdentifiedArray: insertion index \(offset) is out of bounds")
     _elements.insert(consume element, at: offset)
-    _ids.insert(id, at: offset)
-    _reindex(from: offset)
+    _insertID(id, at: offset)
     _didInsert(at: offset)
     _structureDidChange()
   }
@@ -74,7 +73,7 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func remove(id: ID) -> Element? {
-    guard let offset = _offsets[id] else { return nil }
+    guard let offset = _offset(of: id) else { return nil }
     return remove(at: offset)
   }
 
@@ -118,7 +117,7 @@ extension IdentifiedArray {
     let removedElements = _elements
     _elements.removeAll(keepingCapacity: keepCapacity)
     _ids.removeAll(keepingCapacity: keepCapacity)
-    _offsets.removeAll(keepingCapacity: keepCapacity)
+    _index.removeAll(keepingCapacity: keepCapacity)
     _reportRemoval(ids: removedIDs, elements: removedElements)
   }
 
@@ -180,8 +179,7 @@ extension IdentifiedArray {
     let removedElements = Array(_elements[bounds])
     _ids.removeSubrange(bounds)
     _elements.removeSubrange(bounds)
-    for id in removedIDs { _offsets[id] = nil }
-    _reindex(from: bounds.lowerBound)
+    _reindex()
     _reportRemoval(ids: removedIDs, elements: removedElements)
   }
 
@@ -417,9 +415,8 @@ extension IdentifiedArray {
   @inlinable
   internal mutating func _swapStorage(_ i: Int, _ j: Int) {
     _elements.swapAt(i, j)
+    _index.swapOffsets(i, hash: _ids[i].hashValue, j, hash: _ids[j].hashValue)
     _ids.swapAt(i, j)
-    _offsets[_ids[i]] = i
-    _offsets[_ids[j]] = j
   }
 
   /// Reserves enough space to store `minimumCapacity` ids and their index without reallocating
@@ -433,11 +430,11 @@ extension IdentifiedArray {
   public mutating func reserveCapacity(_ minimumCapacity: Int) {
     _elements.reserveCapacity(minimumCapacity)
     _ids.reserveCapacity(minimumCapacity)
-    _offsets.reserveCapacity(minimumCapacity)
+    _index.reserveCapacity(minimumCapacity, in: _ids)
   }
 
   /// Reorders offsets `base ..< base + order.count` so that offset `base + k` receives the
-  /// element (and id) previously at `order[k]`, keeping `_offsets` in sync, and returns
+  /// element (and id) previously at `order[k]`, keeping `_index` in sync, and returns
   /// whether anything moved. Calls no hook.
   ///
   /// `order` must be a permutation of `base ..< base + order.count`; it is overwritten. Works
@@ -451,13 +448,10 @@ extension IdentifiedArray {
       var position = start
       while order[position - base] != start {
         let source = order[position - base]
-        _elements.swapAt(position, source)
-        _ids.swapAt(position, source)
-        _offsets[_ids[position]] = position
+        _swapStorage(position, source)
         order[position - base] = position
         position = source
       }
-      _offsets[_ids[position]] = position
       order[position - base] = position
       changed = true
     }

@@ -59,7 +59,7 @@ extension FieldKey {
 
 extension IdentifiedArray: ElementsByID {
   func _elementBelow(id: AnyHashable) -> Below? {
-    guard _observableElements, let id = id.base as? ID, let offset = _offsets[id] else { return nil }
+    guard _observableElements, let id = id.base as? ID, let offset = _offset(of: id) else { return nil }
     let element = _elements[offset]
     let type = _observableType
     return Below(identity: _identity(of: element)) { type._below(of: element, at: $0) }

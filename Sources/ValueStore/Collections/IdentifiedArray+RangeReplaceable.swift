@@ -99,7 +99,7 @@ extension IdentifiedArray {
     var outside: [(id: ID, element: Element)] = []
     for element in newElements.reversed() {
       let id = _id(element)
-      if let offset = _offsets[id], !subrange.contains(offset) {
+      if let offset = _offset(of: id), !subrange.contains(offset) {
         outside.append((id, element))
       } else if let k = blockOffsets[id] {
         block[k].element = element
@@ -116,18 +116,17 @@ extension IdentifiedArray {
     for offset in subrange {
       let id = _ids[offset]
       if blockOffsets[id] != nil { replaced[id] = _elements[offset] } else { removed.append((id, _elements[offset])) }
-      _offsets[id] = nil
     }
     _elements.replaceSubrange(subrange, with: block.lazy.map(\.element))
     _ids.replaceSubrange(subrange, with: block.lazy.map(\.id))
-    _reindex(from: subrange.lowerBound)
+    _reindex()
     for (id, element) in removed { _didRemove(id: id, element: element) }
     for (k, (id, _)) in block.enumerated() {
       let offset = subrange.lowerBound + k
       if let old = replaced[id] { _didReplace(old: old, at: offset) } else { _didInsert(at: offset) }
     }
     // Applied in the order they were found: the last one stored is the first of its id.
-    for (id, element) in outside { _replace(at: _offsets[id]!, with: element) }
+    for (id, element) in outside { _replace(at: _offset(of: id)!, with: element) }
     if structureChanged { _structureDidChange() }
   }
 

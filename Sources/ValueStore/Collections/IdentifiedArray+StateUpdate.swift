@@ -6,12 +6,12 @@ extension IdentifiedArray {
   public mutating func _update(from other: Self) {
     if _extent === other._extent { return }  // copies with no structural write since
     let id = _id
-    if _ids.contains(where: { other._offsets[$0] == nil }) {
-      removeAll { other._offsets[id($0)] == nil }
+    if _ids.contains(where: { other._offset(of: $0) == nil }) {
+      removeAll { other._offset(of: id($0)) == nil }
     }
     for (offset, id) in other._ids.enumerated() {
       let new = other._elements[offset]
-      if let current = _offsets[id] {
+      if let current = _offset(of: id) {
         if let kind = _elementType {
           kind._update(&self[_offset: current]!, from: new)
         } else if FieldKind<Element>.isEqual(_elements[current], new) != true {
@@ -22,8 +22,7 @@ extension IdentifiedArray {
       }
     }
     if _ids != other._ids {
-      let order = other._offsets
-      sort { order[id($0)]! < order[id($1)]! }
+      sort { other._offset(of: id($0))! < other._offset(of: id($1))! }
     }
   }
 }

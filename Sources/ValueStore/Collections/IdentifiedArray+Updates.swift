@@ -58,7 +58,7 @@ extension IdentifiedArray {
     _ element: consuming Element, at offset: Int
   ) -> (originalMember: Element?, index: Int) {
     let id = _id(element)
-    if let existing = _offsets[id] { return (_replace(at: existing, with: consume element), existing) }
+    if let existing = _offset(of: id) { return (_replace(at: existing, with: consume element), existing) }
     _insertNew(consume element, id: id, at: offset)
     return (nil, offset)
   }
@@ -67,7 +67,7 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   internal mutating func _updateOrAppend(_ element: consuming Element, id: ID) -> Element? {
-    if let offset = _offsets[id] { return _replace(at: offset, with: consume element) }
+    if let offset = _offset(of: id) { return _replace(at: offset, with: consume element) }
     _append(consume element, id: id)
     return nil
   }
@@ -77,16 +77,16 @@ extension IdentifiedArray {
   /// exchanged with the one at `position`; otherwise the element at `position` is removed.
   @inlinable
   internal mutating func _place(_ element: consuming Element, id: ID, at position: Int) {
-    if let other = _offsets[id] {
+    if let other = _offset(of: id) {
       _swapStorage(position, other)
       _replace(at: position, with: consume element)
     } else {
       var old = consume element
       swap(&old, &_elements[position])
       let oldID = _ids[position]
+      _index.remove(offset: position, hash: oldID.hashValue, in: _ids)
       _ids[position] = id
-      _offsets[oldID] = nil
-      _offsets[id] = position
+      _index.insert(offset: position, hash: id.hashValue, in: _ids)
       _didRemove(id: oldID, element: old)
       _didInsert(at: position)
     }

@@ -22,18 +22,19 @@
 /// ## Storage
 ///
 /// The elements live in chunks of 64, grouped in pages of 64 chunks, that copies share (a
-/// `ChunkedArray`); their ids in a parallel `ContiguousArray`, and a dictionary maps each id to
-/// its offset. The type has value semantics with copy-on-write storage: mutating a uniquely
-/// referenced array never copies its buffers, and writing an element of an array a snapshot
-/// shares copies the path to it (the list of pages, a page, a chunk of 64), not every element.
+/// `ChunkedArray`); their ids in a parallel `ContiguousArray`, and a hash table whose slots are
+/// chunked the same way maps each id to its offset (`OffsetIndex`). The type has value semantics
+/// with copy-on-write storage: mutating a uniquely referenced array never copies its buffers, and
+/// writing an element of an array a snapshot shares copies the path to it (the list of pages, a
+/// page, a chunk of 64), not every element; appending copies the ids and the path to one slot.
 ///
 /// ## Invariants
 ///
 /// Between any two public operations, and whenever an observation hook runs:
 ///
-/// 1. `_elements.count == _ids.count == _offsets.count`;
+/// 1. `_elements.count == _ids.count == _index.count`;
 /// 2. `_ids[i] == _id(_elements[i])` for every offset `i`;
-/// 3. `_offsets[_ids[i]] == i` for every offset `i` (so ids are unique).
+/// 3. `_index` finds `_ids[i]` at `i` for every offset `i` (so ids are unique).
 ///
 /// Because an element's id is also stored in `_ids`, changing an element's id in place would
 /// silently corrupt the index; every in-place write path therefore traps when the id of the
@@ -72,7 +73,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
 
   /// Maps every id to its offset in `_elements` and `_ids`.
   @usableFromInline
-  internal var _offsets: [ID: Int]
+  internal var _index: OffsetIndex
 
   /// Records who observes the structure (ids, order, count) and, for elements that are not
   /// observable themselves, the elements. Copy-on-write like an ``Observed`` value's extent.
@@ -94,7 +95,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     _id = id
     _elements = ChunkedArray()
     _ids = []
-    _offsets = [:]
+    _index = OffsetIndex()
     _extent = Extent()
     _elementType = ObservationKind.of(Element.self)
   }
@@ -194,7 +195,7 @@ extension IdentifiedArray {
   @inlinable
   public func index(id: ID) -> Int? {
     _recordStructureAccess()
-    return _offsets[id]
+    return _offset(of: id)
   }
 
   /// Returns whether the array contains an element with the given id.
@@ -205,7 +206,7 @@ extension IdentifiedArray {
   @inlinable
   public func contains(id: ID) -> Bool {
     _recordStructureAccess()
-    return _offsets[id] != nil
+    return _offset(of: id) != nil
   }
 
   /// Returns whether the array contains an element with the id of `element` (its other
@@ -239,7 +240,7 @@ extension IdentifiedArray {
   @inlinable
   public subscript(id id: ID) -> Element? {
     get {
-      guard let offset = _offsets[id] else {
+      guard let offset = _offset(of: id) else {
         _recordStructureAccess()
         return nil
       }
@@ -254,7 +255,7 @@ extension IdentifiedArray {
       }
     }
     _modify {
-      if let offset = _offsets[id] {
+      if let offset = _offset(of: id) {
         yield &self[_offset: offset]
       } else {
         var element: Element?
@@ -394,32 +395,46 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   internal mutating func _appendIfAbsent(_ element: consuming Element, id: ID) -> (inserted: Bool, index: Int) {
-    let offset = _elements.count
-    if let existing = _offsets.updateValue(offset, forKey: id) {
-      _offsets[id] = existing  // Undo the speculative claim; only on the duplicate path.
-      return (false, existing)
-    }
+    let hash = id.hashValue
+    let found = _index._find(id, hash: hash, in: _ids)
+    if let existing = found.offset { return (false, existing) }
+    let offset = _ids.count
     _elements.append(consume element)
     _ids.append(id)
+    _index.insert(offset: offset, hash: hash, in: _ids, emptySlot: found.slot)
     return (true, offset)
   }
 
-  /// Removes the id at `offset` from `_ids` and `_offsets`, and re-indexes the ids after it.
+  /// The offset of the element with the given id, or `nil`. Records no access.
+  @inlinable
+  internal func _offset(of id: ID) -> Int? {
+    _index.offset(of: id, hash: id.hashValue, in: _ids)
+  }
+
+  /// Inserts `id` into `_ids` and `_index` at `offset`, moving the ids after it up. The id must be
+  /// absent; the caller inserts the element.
+  @inlinable
+  internal mutating func _insertID(_ id: ID, at offset: Int) {
+    _index.shift(offset..<_ids.count, by: 1, in: _ids)
+    _ids.insert(id, at: offset)
+    _index.insert(offset: offset, hash: id.hashValue, in: _ids)
+  }
+
+  /// Removes the id at `offset` from `_ids` and `_index`, moving the ids after it down.
   /// The caller has already removed the element at `offset` from `_elements`.
   @inlinable
   internal mutating func _removeID(at offset: Int) -> ID {
-    let id = _ids.remove(at: offset)
-    _offsets[id] = nil
-    _reindex(from: offset)
+    let id = _ids[offset]
+    _index.remove(offset: offset, hash: id.hashValue, in: _ids)
+    _index.shift(offset &+ 1..<_ids.count, by: -1, in: _ids)
+    _ids.remove(at: offset)
     return id
   }
 
-  /// Rewrites `_offsets` for every id at or after `start`.
+  /// Rebuilds `_index` from `_ids`, after a change to many ids at once. O(*n*).
   @inlinable
-  internal mutating func _reindex(from start: Int) {
-    for offset in start..<_ids.count {
-      _offsets[_ids[offset]] = offset
-    }
+  internal mutating func _reindex() {
+    _index = OffsetIndex(_ids)
   }
 
   /// Traps unless `element` has the id currently stored at `offset`.
@@ -454,26 +469,22 @@ extension IdentifiedArray {
       + "does not match subscript id \(String(describing: subscriptID))"
   }
 
-  /// A broken storage invariant, as reported by `_checkInvariants()`.
-  internal struct _InvariantViolation: Error, CustomStringConvertible {
-    internal let description: String
-  }
-
   /// Throws if any of the invariants listed on ``IdentifiedArray`` does not hold. O(*n*).
   internal func _checkInvariants() throws {
     try _elements._checkInvariants()
-    guard _elements.count == _ids.count, _ids.count == _offsets.count else {
-      throw _InvariantViolation(
+    guard _elements.count == _ids.count, _ids.count == _index.count else {
+      throw StorageInvariantViolation(
         description: "counts differ: \(_elements.count) elements, \(_ids.count) ids, "
-          + "\(_offsets.count) offsets")
+          + "\(_index.count) indexed")
     }
+    try _index._checkInvariants(_ids)
     for (offset, id) in _ids.enumerated() {
       guard _id(_elements[offset]) == id else {
-        throw _InvariantViolation(description: "stored id \(id) at \(offset) is not the element's id")
+        throw StorageInvariantViolation(description: "stored id \(id) at \(offset) is not the element's id")
       }
-      guard _offsets[id] == offset else {
-        throw _InvariantViolation(
-          description: "id \(id) at \(offset) is indexed at \(String(describing: _offsets[id]))")
+      guard _offset(of: id) == offset else {
+        throw StorageInvariantViolation(
+          description: "id \(id) at \(offset) is indexed at \(String(describing: _offset(of: id)))")
       }
     }
   }

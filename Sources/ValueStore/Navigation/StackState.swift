@@ -42,7 +42,7 @@ public struct StackState<Element> {
     // value is no change); nil pops just that element.
     set {
       if let newValue {
-        if _elements._offsets[id] != nil {
+        if _elements._offset(of: id) != nil {
           _elements[id: id] = StackElement(id: id, element: newValue)
         } else {
           pushReporting(newValue, id: id)
@@ -52,7 +52,7 @@ public struct StackState<Element> {
       }
     }
     _modify {
-      if let offset = _elements._offsets[id] {
+      if let offset = _elements._offset(of: id) {
         yield &_elements[_offset: offset][element: id]  // in place: observed as the element's slot
       } else {
         var element: Element?
@@ -103,7 +103,7 @@ public struct StackState<Element> {
   /// Removes the element with `id` and every element above it; false if there is none.
   @discardableResult
   public mutating func pop(from id: StackElementID) -> Bool {
-    guard let offset = _elements._offsets[id] else { return false }
+    guard let offset = _elements._offset(of: id) else { return false }
     _elements._removeLast(_elements._elements.count - offset)
     return true
   }
@@ -111,7 +111,7 @@ public struct StackState<Element> {
   /// Removes every element above the one with `id`; false if there is none.
   @discardableResult
   public mutating func pop(to id: StackElementID) -> Bool {
-    guard let offset = _elements._offsets[id] else { return false }
+    guard let offset = _elements._offset(of: id) else { return false }
     _elements._removeLast(_elements._elements.count - offset - 1)
     return true
   }
