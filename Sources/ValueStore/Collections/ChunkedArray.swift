@@ -24,14 +24,8 @@ internal struct ChunkedArray<Element> {
   @usableFromInline
   internal var _count: Int
 
-  #if VALUESTORE_INTERNAL_CHECKS
-    /// Chunks of 2 where invariants are checked: every test's arrays span several chunks.
-    @inlinable
-    internal static var shift: Int { 1 }
-  #else
-    @inlinable
-    internal static var shift: Int { 6 }
-  #endif
+  @inlinable
+  internal static var shift: Int { chunkShift(6) }
 
   @inlinable
   internal static var chunkSize: Int { 1 &<< shift }
@@ -351,6 +345,17 @@ extension ChunkedArray {
     [_pages.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }]
       + _pages.map { $0.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } } + _chunkAddresses
   }
+}
+
+/// `shift`, the log2 of a chunk's size — or 1 (chunks of 2) where invariants are checked, so that
+/// every test's collections span several chunks.
+@inlinable
+internal func chunkShift(_ shift: Int) -> Int {
+  #if VALUESTORE_INTERNAL_CHECKS
+    1
+  #else
+    shift
+  #endif
 }
 
 /// A broken invariant of a collection's storage, as reported by a `_checkInvariants()`.

@@ -175,11 +175,11 @@ extension IdentifiedArray {
   /// Removes the elements at offsets `bounds` (within `0 ..< count`), in one structure change.
   @inlinable
   internal mutating func _removeSubrange(_ bounds: Range<Int>) {
+    guard !bounds.isEmpty else { return }
     let removedIDs = Array(_ids[bounds])
     let removedElements = Array(_elements[bounds])
-    _ids.removeSubrange(bounds)
+    _removeIDs(bounds)
     _elements.removeSubrange(bounds)
-    _reindex()
     _reportRemoval(ids: removedIDs, elements: removedElements)
   }
 

@@ -431,6 +431,20 @@ extension IdentifiedArray {
     return id
   }
 
+  /// Removes the ids at offsets `bounds` from `_ids` and `_index`, moving the ids after them down:
+  /// O(removed + after) entry by entry, or a rebuild when more than half the ids go.
+  @inlinable
+  internal mutating func _removeIDs(_ bounds: Range<Int>) {
+    if bounds.count &* 2 > _ids.count {
+      _ids.removeSubrange(bounds)
+      _reindex()
+      return
+    }
+    for offset in bounds.reversed() { _index.remove(offset: offset, hash: _ids[offset].hashValue, in: _ids) }
+    _index.shift(bounds.upperBound..<_ids.count, by: -bounds.count, in: _ids)
+    _ids.removeSubrange(bounds)
+  }
+
   /// Rebuilds `_index` from `_ids`, after a change to many ids at once. O(*n*).
   @inlinable
   internal mutating func _reindex() {

@@ -6,8 +6,9 @@
 /// `OrderedSet` does), so a lookup hashes the id once and compares it with `ids[offset]`. The
 /// table is sized to a power of two and kept at most three quarters full.
 ///
-/// Because the slots are chunked, inserting or moving one id in an index a snapshot shares copies
-/// the list of chunks (a reference per 1,024 slots) and one chunk, not the table.
+/// Because the slots are chunked, appending an id to an index a snapshot shares, or moving one,
+/// copies the list of chunks (a reference per 1,024 slots) and one chunk, not the table. (An
+/// insertion or removal in the middle moves every later id, and their slots are anywhere.)
 ///
 /// Every operation that compares ids needs `ids` to agree with the table (`ids[o]` is the id
 /// stored with offset `o`). Shifting offsets after an insertion or removal in the middle
@@ -95,13 +96,18 @@ internal struct OffsetIndex {
     }
   }
 
-  /// The slot holding `offset`, whose id's hash is `hash`. Compares offsets, not ids.
+  /// The slot holding `offset`, whose id's hash is `hash`. Compares offsets, not ids; traps if
+  /// the offset is not in its probe run (an empty slot ends it).
   @inlinable
   internal func _slot(ofOffset offset: Int, hash: Int) -> Int {
     let mask = _mask
     var slot = hash & mask
-    while _slots[slot] != offset &+ 1 { slot = (slot &+ 1) & mask }
-    return slot
+    while true {
+      let stored = _slots[slot]
+      if stored == offset &+ 1 { return slot }
+      precondition(stored != 0, "OffsetIndex: offset \(offset) is not indexed")
+      slot = (slot &+ 1) & mask
+    }
   }
 
   /// Stores `offset` in the first empty slot from `hash`'s home. The id must be absent and the
@@ -250,13 +256,8 @@ internal struct SlotChunks {
   @usableFromInline
   internal var count: Int
 
-  #if VALUESTORE_INTERNAL_CHECKS
-    @inlinable
-    internal static var shift: Int { 1 }
-  #else
-    @inlinable
-    internal static var shift: Int { 10 }
-  #endif
+  @inlinable
+  internal static var shift: Int { chunkShift(10) }
 
   @inlinable
   internal static var mask: Int { (1 &<< shift) &- 1 }
