@@ -32,9 +32,10 @@
 ///
 /// Between any two public operations, and whenever an observation hook runs:
 ///
-/// 1. `_elements.count == _ids.count == _index.count`;
+/// 1. `_elements.count == _ids.count`;
 /// 2. `_ids[i] == _id(_elements[i])` for every offset `i`;
-/// 3. `_index` finds `_ids[i]` at `i` for every offset `i` (so ids are unique).
+/// 3. `_index` holds one entry per id and finds `_ids[i]` at `i` for every offset `i` (so ids are
+///    unique): `OffsetIndex._checkInvariants`.
 ///
 /// Because an element's id is also stored in `_ids`, changing an element's id in place would
 /// silently corrupt the index; every in-place write path therefore traps when the id of the
@@ -425,19 +426,18 @@ extension IdentifiedArray {
   @inlinable
   internal mutating func _removeID(at offset: Int) -> ID {
     let id = _ids[offset]
-    _index.remove(offset: offset, hash: id.hashValue, in: _ids)
-    _index.shift(offset &+ 1..<_ids.count, by: -1, in: _ids)
-    _ids.remove(at: offset)
+    _removeIDs(offset..<offset &+ 1)
     return id
   }
 
   /// Removes the ids at offsets `bounds` from `_ids` and `_index`, moving the ids after them down:
-  /// O(removed + after) entry by entry, or a rebuild when more than half the ids go.
+  /// O(removed + after) entry by entry, or a rebuild (keeping the table's size, as a removal never
+  /// shrinks it) when more than half the ids go.
   @inlinable
   internal mutating func _removeIDs(_ bounds: Range<Int>) {
     if bounds.count &* 2 > _ids.count {
       _ids.removeSubrange(bounds)
-      _reindex()
+      _index._rebuild(_ids, minimumCapacity: _index._slots.count / 4 * 3)
       return
     }
     for offset in bounds.reversed() { _index.remove(offset: offset, hash: _ids[offset].hashValue, in: _ids) }
@@ -486,20 +486,12 @@ extension IdentifiedArray {
   /// Throws if any of the invariants listed on ``IdentifiedArray`` does not hold. O(*n*).
   internal func _checkInvariants() throws {
     try _elements._checkInvariants()
-    guard _elements.count == _ids.count, _ids.count == _index.count else {
-      throw StorageInvariantViolation(
-        description: "counts differ: \(_elements.count) elements, \(_ids.count) ids, "
-          + "\(_index.count) indexed")
+    guard _elements.count == _ids.count else {
+      throw StorageInvariantViolation(description: "counts differ: \(_elements.count) elements, \(_ids.count) ids")
     }
     try _index._checkInvariants(_ids)
-    for (offset, id) in _ids.enumerated() {
-      guard _id(_elements[offset]) == id else {
-        throw StorageInvariantViolation(description: "stored id \(id) at \(offset) is not the element's id")
-      }
-      guard _offset(of: id) == offset else {
-        throw StorageInvariantViolation(
-          description: "id \(id) at \(offset) is indexed at \(String(describing: _offset(of: id)))")
-      }
+    for (offset, id) in _ids.enumerated() where _id(_elements[offset]) != id {
+      throw StorageInvariantViolation(description: "stored id \(id) at \(offset) is not the element's id")
     }
   }
 }

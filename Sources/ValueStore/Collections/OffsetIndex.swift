@@ -15,9 +15,11 @@
 /// finds each entry by its *offset* from its id's hash (``_slot(ofOffset:hash:)``), so it works
 /// while `ids` still has the old order.
 ///
-/// Invariants (``_checkInvariants(_:)``): the capacity is 0 or a power of two; `_count` slots are
-/// non-empty, at most three quarters of the capacity; the offsets stored are exactly `0..<_count`;
-/// every entry is reachable from its id's home slot without crossing an empty slot.
+/// The table keeps no count of its own: it holds one entry per id, so `ids.count` is its count.
+///
+/// Invariants (``_checkInvariants(_:)``): the capacity is 0 or a power of two; `ids.count` slots
+/// are non-empty, at most three quarters of the capacity; the offsets stored are exactly
+/// `0..<ids.count`; every entry is reachable from its id's home slot without crossing an empty slot.
 @frozen
 @usableFromInline
 internal struct OffsetIndex {
@@ -25,13 +27,9 @@ internal struct OffsetIndex {
   @usableFromInline
   internal var _slots: SlotChunks
 
-  @usableFromInline
-  internal var _count: Int
-
   @inlinable
   internal init() {
     _slots = SlotChunks()
-    _count = 0
   }
 
   /// An index of every id in `ids`, which must be unique.
@@ -40,9 +38,6 @@ internal struct OffsetIndex {
     self.init()
     _rebuild(ids, minimumCapacity: minimumCapacity)
   }
-
-  @inlinable
-  internal var count: Int { _count }
 
   @inlinable
   internal var _mask: Int { _slots.count &- 1 }
@@ -70,15 +65,12 @@ internal struct OffsetIndex {
       }
     }
     _slots = SlotChunks(flat)
-    _count = ids.count
   }
 
   /// The offset of `id`, whose hash is `hash`, or `nil`.
   @inlinable
   internal func offset<ID: Hashable>(of id: ID, hash: Int, in ids: ContiguousArray<ID>) -> Int? {
-    guard _count != 0 else { return nil }
-    let found = _find(id, hash: hash, in: ids)
-    return found.offset
+    _find(id, hash: hash, in: ids).offset
   }
 
   /// The offset of `id` and its slot, or `nil` and the empty slot where it would go (-1 when the
@@ -118,7 +110,6 @@ internal struct OffsetIndex {
     var slot = hash & mask
     while _slots[slot] != 0 { slot = (slot &+ 1) & mask }
     _slots[slot] = offset &+ 1
-    _count &+= 1
   }
 
   /// Adds the id at `ids[offset]` (absent until now; `ids` already holds it), growing the table
@@ -128,11 +119,10 @@ internal struct OffsetIndex {
   internal mutating func insert<ID: Hashable>(
     offset: Int, hash: Int, in ids: ContiguousArray<ID>, emptySlot: Int = -1
   ) {
-    if _count &+ 1 > _slots.count / 4 * 3 {
+    if ids.count > _slots.count / 4 * 3 {
       _rebuild(ids)
     } else if emptySlot >= 0 {
       _slots[emptySlot] = offset &+ 1
-      _count &+= 1
     } else {
       _place(offset, hash: hash)
     }
@@ -159,7 +149,6 @@ internal struct OffsetIndex {
       }
     }
     _slots[hole] = 0
-    _count &-= 1
   }
 
   /// Moves the entry for `offset` (whose id's hash is `hash`) to `newOffset`, which no entry holds.
@@ -205,12 +194,7 @@ internal struct OffsetIndex {
   /// Empties the table, keeping its slots when `keepCapacity` is set.
   @inlinable
   internal mutating func removeAll(keepingCapacity keepCapacity: Bool) {
-    if keepCapacity && _count != 0 {
-      _slots = SlotChunks(count: _slots.count)
-    } else if !keepCapacity {
-      _slots = SlotChunks()
-    }
-    _count = 0
+    _slots = keepCapacity ? SlotChunks(count: _slots.count) : SlotChunks()
   }
 
   /// Grows the table to hold `minimumCapacity` ids without growing again.
@@ -226,13 +210,14 @@ internal struct OffsetIndex {
     guard capacity == 0 || (capacity >= 8 && capacity & (capacity - 1) == 0) else {
       throw StorageInvariantViolation(description: "index capacity \(capacity) is not a power of two")
     }
-    guard _count == ids.count, _count <= capacity / 4 * 3 else {
-      throw StorageInvariantViolation(description: "index holds \(_count) of \(ids.count) ids in \(capacity) slots")
+    let count = (0..<capacity).count(where: { _slots[$0] != 0 })
+    guard count == ids.count, count <= capacity / 4 * 3 else {
+      throw StorageInvariantViolation(description: "index holds \(count) of \(ids.count) ids in \(capacity) slots")
     }
-    var seen = Array(repeating: false, count: _count)
+    var seen = Array(repeating: false, count: count)
     for slot in 0..<capacity where _slots[slot] != 0 {
       let offset = _slots[slot] - 1
-      guard offset < _count, !seen[offset] else {
+      guard offset < count, !seen[offset] else {
         throw StorageInvariantViolation(description: "index slot \(slot) holds offset \(offset) twice or out of range")
       }
       seen[offset] = true
