@@ -130,10 +130,13 @@ struct AppleKey: Hashable, @unchecked Sendable {
 }
 
 /// One read of a key at a place by one Observation closure, with a key path of its own
-/// (`\AppleSubscriptions.[apple: AppleKey(record:)]`, costly to make: reused once no registration
-/// of it can remain, `AppleRun.finish`, one generation per use). Until registered only its thread
-/// hashes it: recording it (inside our `access`) and registering it, under the registrar's lock, so
-/// a `withMutation` that finds it registered runs after. Later hashes are of a registered record.
+/// (`\AppleSubscriptions.[apple: AppleKey(record:)]`, costly to make: reused once its closure was
+/// called and cancelled, `AppleRun.finish`, one generation per use). Observation hashes it on its
+/// thread when it records it (inside our `access`) and when it registers it (as the closure
+/// returns, under the registrar's lock, so a `withMutation` that finds it registered runs after).
+/// Any other hash tells nothing: one on another thread, or of a record waiting for reuse, comes
+/// from a registration Observation kept (its one-shot bug leaves a tracking registered for good,
+/// and its tables rehash their key paths as they grow).
 final class AppleRecord: @unchecked Sendable {
   /// Its thread's recording state (whether our `access` runs, whether its run is registered).
   private let state: AppleRecorder.State
@@ -156,23 +159,27 @@ final class AppleRecord: @unchecked Sendable {
 
   var isRegistered: Bool { registered.load(ordering: .acquiring) }
 
-  /// Ready for reuse: no registration of its key path remains. Its thread's, under the registry lock.
+  /// Ready for reuse: its closure was called and cancelled. Its thread's, under the registry lock.
   func reset() {
     generation += 1
+    isPooled = true
     isFired = false
     isRecorded = false
     isListed = false
     registered.store(false, ordering: .relaxed)
   }
 
-  /// Observation hashed the record's key path: a registration unless recorded now (see above).
-  /// Its closure's run then ends: a later read on the thread is another closure's.
+  /// Waits for reuse (its thread's): a hash of it now is a kept registration's.
+  @exclusivity(unchecked) var isPooled = false
+
+  /// Observation hashed the record's key path: recorded while our `access` runs, else registered
+  /// (see above). Its closure's run then ends: a later read on the thread is another closure's.
   func hashed() {
-    if registered.load(ordering: .acquiring) { return }
+    guard state.isItsThread, !isPooled else { return }
     if state.accessing {
       isRecorded = true
       state.sawTracking = true
-    } else {
+    } else if !registered.load(ordering: .relaxed) {
       if !state.isSealed {
         state.isSealed = true
         state.sealedInside = state.appleTracks()
@@ -293,6 +300,10 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     /// Set when Observation records a key path of ours here: a record's, or `AppleNesting`'s.
     @exclusivity(unchecked) var sawTracking = false
     private let nesting = AppleNesting()
+    /// Made on its thread, with its `ThreadContext`.
+    private let thread = currentThreadID()
+
+    var isItsThread: Bool { currentThreadID() == thread }
 
     /// Whether an Observation closure runs on this thread now.
     func appleTracks() -> Bool {
@@ -310,6 +321,8 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
   /// How many records this thread made, and how many wait for reuse (for tests).
   @exclusivity(unchecked) private(set) var made = 0
   var pooled: Int { pool.count }
+  /// The key paths of the records waiting for reuse (for tests).
+  var pooledKeyPaths: [AnyKeyPath] { pool.map(\.1) }
 
   private struct Place: Hashable {
     let place: UInt64  // `AppleSubscriptions.serial`: never reused, unlike an object's address
@@ -404,6 +417,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     let id = Place(place: place.serial, key: key)
     if let found = records[id] { return found }
     let (record, keyPath) = pool.popLast() ?? makeRecord()
+    record.isPooled = false
     current.records.append((record, keyPath))
     let read = AppleRead(run: current, record: record, keyPath: keyPath, generation: record.generation)
     records[id] = read

@@ -94,4 +94,42 @@ import Testing
     #expect(inner == 1)
     #expect(outer == 1)
   }
+  /// Where Observation hashes a reused record's key path later: a registration of it that
+  /// Observation kept (its own one-shot bug leaves a tracking registered for good) is hashed again
+  /// whenever its registrar's tables grow or another tracking is cancelled, on whatever thread. Such
+  /// a hash, on this thread or another, while the record waits for reuse, must not count as a
+  /// registration or a recording: every closure that reads through a holder afterwards hears each
+  /// change of what it read, and its run of reads ends as it returns.
+  @Test(arguments: [false, true])
+  func aStaleHashOfAReusedRecordsKeyPathRegistersNothing(onAnotherThread: Bool) {
+    let (fires, runsLeftOpen) = onThread {
+      let root = ObservedRoot(BridgeState())
+      let recorder = ThreadContext.current.appleRecorder
+      @Sendable func hashPooled() {
+        nonisolated(unsafe) let keyPaths = recorder.pooledKeyPaths  // immutable key paths
+        let hash: @Sendable () -> Void = { for keyPath in keyPaths { _ = Set([keyPath]) } }
+        guard onAnotherThread else { return hash() }
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+          hash()
+          done.signal()
+        }.start()
+        done.wait()
+      }
+      var fires: [Int] = []
+      var runsLeftOpen = 0
+      for round in 0..<6 {
+        let fired = FireCounter()
+        withObservationTracking { _ = (root.count, root.child.count) } onChange: { fired.tick() }
+        if recorder.hasOpenRun { runsLeftOpen += 1 }
+        if round.isMultiple(of: 2) { hashPooled() }
+        root.mutate { $0.count += 1 }
+        fires.append(fired.count)
+        hashPooled()
+      }
+      return (fires, runsLeftOpen)
+    }
+    #expect(fires == Array(repeating: 1, count: 6))
+    #expect(runsLeftOpen == 0)
+  }
 }
