@@ -120,6 +120,30 @@ import Testing
     }
   }
 
+  /// The same, while Observation hashes the key paths of records waiting for reuse before every
+  /// read and write (as the tables of a registration it kept do when they grow: B46).
+  @Test func everyNestedClosureIsCalledAsItsTwinIsWhileKeptKeyPathsAreHashed() {
+    Self.compare(seed: 0x4E59, count: 1_000) {
+      let root = ObservedRoot(BridgeState())
+      let recorder = ThreadContext.current.appleRecorder
+      func hashPooled() { for keyPath in recorder.pooledKeyPaths { _ = Set([keyPath]) } }
+      return (
+        { field in
+          hashPooled()
+          switch field {
+          case .count: _ = root.count
+          case .name: _ = root.name
+          case .childCount: _ = root.child.count
+          }
+        },
+        { field in
+          hashPooled()
+          root.mutate { Self.edit(&$0, field) }
+        }
+      )
+    }
+  }
+
   @MainActor @Test func everyNestedClosureOverAStoreIsCalledAsItsObservableTwinIs() {
     Self.compare(seed: 0x4E58, count: 1_000) {
       let store = Store(initialState: BridgeState(), reducer: BridgeFeature())
