@@ -134,9 +134,10 @@ struct AppleKey: Hashable, @unchecked Sendable {
 /// called and cancelled, `AppleRun.finish`, one generation per use). Observation hashes it on its
 /// thread when it records it (inside our `access`) and when it registers it (as the closure
 /// returns, under the registrar's lock, so a `withMutation` that finds it registered runs after).
-/// Any other hash tells nothing: one on another thread, or of a record waiting for reuse, comes
-/// from a registration Observation kept (its one-shot bug leaves a tracking registered for good,
-/// and its tables rehash their key paths as they grow).
+/// Any other hash — on another thread, or of a record waiting for reuse — comes from a registration
+/// Observation kept (its one-shot bug leaves a tracking registered for good, and its tables rehash
+/// their key paths as they grow): it registers nothing, and the record, whose key path Observation
+/// may still call, is never reused.
 final class AppleRecord: @unchecked Sendable {
   /// Its thread's recording state (whether our `access` runs, whether its run is registered).
   private let state: AppleRecorder.State
@@ -171,11 +172,14 @@ final class AppleRecord: @unchecked Sendable {
 
   /// Waits for reuse (its thread's): a hash of it now is a kept registration's.
   @exclusivity(unchecked) var isPooled = false
+  /// Hashed where no closure of its thread could have (see above): never reused.
+  private let isKept = Atomic<Bool>(false)
+  var isReusable: Bool { !isKept.load(ordering: .relaxed) }
 
   /// Observation hashed the record's key path: recorded while our `access` runs, else registered
   /// (see above). Its closure's run then ends: a later read on the thread is another closure's.
   func hashed() {
-    guard state.isItsThread, !isPooled else { return }
+    guard state.isItsThread, !isPooled else { return isKept.store(true, ordering: .relaxed) }
     if state.accessing {
       isRecorded = true
       state.sawTracking = true
@@ -300,10 +304,8 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     /// Set when Observation records a key path of ours here: a record's, or `AppleNesting`'s.
     @exclusivity(unchecked) var sawTracking = false
     private let nesting = AppleNesting()
-    /// Made on its thread, with its `ThreadContext`.
-    private let thread = currentThreadID()
-
-    var isItsThread: Bool { currentThreadID() == thread }
+    /// Whether it is the calling thread's: its context's (an exited thread's id may be reused).
+    var isItsThread: Bool { ThreadContext.withExisting { $0?.appleRecorder.state === self } }
 
     /// Whether an Observation closure runs on this thread now.
     func appleTracks() -> Bool {
@@ -416,7 +418,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
     }
     let id = Place(place: place.serial, key: key)
     if let found = records[id] { return found }
-    let (record, keyPath) = pool.popLast() ?? makeRecord()
+    let (record, keyPath) = reusedRecord() ?? makeRecord()
     record.isPooled = false
     current.records.append((record, keyPath))
     let read = AppleRead(run: current, record: record, keyPath: keyPath, generation: record.generation)
@@ -431,6 +433,14 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
 
   /// Records of this thread's to reuse (see `AppleRun.finish`).
   func reuse(_ records: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)]) {
-    pool += records.prefix(max(0, 256 - pool.count))
+    pool += records.lazy.filter(\.0.isReusable).prefix(max(0, 256 - pool.count))
+  }
+
+  /// A pooled record Observation has not hashed since it was pooled.
+  private func reusedRecord() -> (AppleRecord, KeyPath<AppleSubscriptions, Int>)? {
+    while let entry = pool.popLast() {
+      if entry.0.isReusable { return entry }
+    }
+    return nil
   }
 }

@@ -96,6 +96,13 @@ final class ThreadContext {
     return context
   }
 
+  /// Runs `body` on this thread's context unretained, or on nil if the thread made none (never
+  /// makes one).
+  static func withExisting<R>(_ body: (ThreadContext?) -> R) -> R {
+    guard let raw = pthread_getspecific(threadContextKey) else { return body(nil) }
+    return Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+  }
+
   /// Runs `body` on this thread's context unretained (the thread keeps it): for frequent short calls.
   @usableFromInline
   static func withCurrent<R>(_ body: (ThreadContext) -> R) -> R {

@@ -99,10 +99,11 @@ import Testing
   /// whenever its registrar's tables grow or another tracking is cancelled, on whatever thread. Such
   /// a hash, on this thread or another, while the record waits for reuse, must not count as a
   /// registration or a recording: every closure that reads through a holder afterwards hears each
-  /// change of what it read, and its run of reads ends as it returns.
+  /// change of what it read, and its run of reads ends as it returns. And the record, whose key
+  /// path Observation may still call, is never reused: the next closure makes records of its own.
   @Test(arguments: [false, true])
   func aStaleHashOfAReusedRecordsKeyPathRegistersNothing(onAnotherThread: Bool) {
-    let (fires, runsLeftOpen) = onThread {
+    let (fires, runsLeftOpen, keptReused) = onThread {
       let root = ObservedRoot(BridgeState())
       let recorder = ThreadContext.current.appleRecorder
       @Sendable func hashPooled() {
@@ -118,18 +119,22 @@ import Testing
       }
       var fires: [Int] = []
       var runsLeftOpen = 0
+      var keptReused = 0
       for round in 0..<6 {
         let fired = FireCounter()
+        let made = recorder.made
         withObservationTracking { _ = (root.count, root.child.count) } onChange: { fired.tick() }
+        if round > 0 && recorder.made == made { keptReused += 1 }
         if recorder.hasOpenRun { runsLeftOpen += 1 }
         if round.isMultiple(of: 2) { hashPooled() }
         root.mutate { $0.count += 1 }
         fires.append(fired.count)
         hashPooled()
       }
-      return (fires, runsLeftOpen)
+      return (fires, runsLeftOpen, keptReused)
     }
     #expect(fires == Array(repeating: 1, count: 6))
     #expect(runsLeftOpen == 0)
+    #expect(keptReused == 0)
   }
 }
