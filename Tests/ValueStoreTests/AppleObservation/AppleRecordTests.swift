@@ -94,6 +94,7 @@ import Testing
     #expect(inner == 1)
     #expect(outer == 1)
   }
+
   /// Where Observation hashes a reused record's key path later: a registration of it that
   /// Observation kept (its own one-shot bug leaves a tracking registered for good) is hashed again
   /// whenever its registrar's tables grow or another tracking is cancelled, on whatever thread. Such
