@@ -433,7 +433,7 @@ final class AppleRecorder: @unchecked Sendable {  // its thread's own
 
   /// Records of this thread's to reuse (see `AppleRun.finish`).
   func reuse(_ records: [(AppleRecord, KeyPath<AppleSubscriptions, Int>)]) {
-    pool += records.lazy.filter(\.0.isReusable).prefix(max(0, 256 - pool.count))
+    for entry in records where pool.count < 256 && entry.0.isReusable { pool.append(entry) }
   }
 
   /// A pooled record Observation has not hashed since it was pooled.
