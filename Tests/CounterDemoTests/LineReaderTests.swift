@@ -41,6 +41,14 @@ import Testing
     #expect(await lines([]) == [])
   }
 
+  /// Lines already read come from the buffer, the rest from blocking reads: across chunks of 64 KiB,
+  /// with lines cut at their boundaries, every line comes back once, in order.
+  @Test func linesAcrossManyChunksComeBackInOrder() async {
+    let expected = (0..<30_000).map { InputLine.text("line \($0)") }
+    let input = (0..<30_000).flatMap { Array("line \($0)\n".utf8) }
+    #expect(await lines(input) == expected)
+  }
+
   @Test func decodesInvalidUTF8Leniently() async {
     #expect(await lines([0x69, 0xFF, 0xC3, 0x28, 0x0A]) == [.text("i\u{FFFD}\u{FFFD}(")])
   }

@@ -19,9 +19,9 @@ enum InputLine: Equatable, Sendable {
 /// Reads lines from a file descriptor as bytes, whatever they are.
 ///
 /// Blocking reads run on a dispatch queue, never on the cooperative thread pool, so the main actor
-/// and the effects keep running while an interactive user thinks. A line is read only when asked
-/// for, so piped input is never buffered beyond one line, and a line is never kept beyond
-/// ``maxLineBytes``: a longer one is skipped and reported by length.
+/// and the effects keep running while an interactive user thinks; a line already read (piped input
+/// comes in chunks of up to 64 KiB) is returned at once, without that hop. A line is never kept
+/// beyond ``maxLineBytes``: a longer one is skipped and reported by length.
 final class LineReader: Sendable {
   /// The longest line accepted, in bytes.
   static let maxLineBytes = 4096
@@ -31,6 +31,9 @@ final class LineReader: Sendable {
     /// Bytes before `start` were consumed.
     var start = 0
     var atEnd = false
+
+    /// Whether a whole line is read and not yet consumed.
+    var hasLine: Bool { bytes[start...].contains(UInt8(ascii: "\n")) }
   }
 
   private let descriptor: Int32
@@ -42,10 +45,12 @@ final class LineReader: Sendable {
     self.descriptor = descriptor
   }
 
-  /// The next line, or nil at the end of input (a read error counts as the end).
-  func next() async -> InputLine? {
-    await withCheckedContinuation { continuation in
-      queue.async { continuation.resume(returning: self.readLine()) }
+  /// The next line, or nil at the end of input (a read error counts as the end). Runs on the
+  /// caller's executor, so a line already read costs no hop.
+  nonisolated(nonsending) func next() async -> InputLine? {
+    if let line = buffer.withValue({ $0.hasLine ? readLine(&$0) : nil }) { return line }
+    return await withCheckedContinuation { continuation in
+      queue.async { continuation.resume(returning: self.buffer.withValue { self.readLine(&$0) }) }
     }
   }
 
@@ -69,26 +74,25 @@ final class LineReader: Sendable {
     }
   }
 
-  private func readLine() -> InputLine? {
-    buffer.withValue { buffer in
-      var line: [UInt8] = []
-      var length = 0
-      var sawBytes = false
-      while true {
-        let pending = buffer.bytes[buffer.start...]
-        let newline = pending.firstIndex(of: UInt8(ascii: "\n"))
-        let chunk = pending[..<(newline ?? pending.endIndex)]
-        sawBytes = sawBytes || newline != nil || !chunk.isEmpty
-        length += chunk.count
-        // Past the limit the bytes are only counted, never kept.
-        line = length <= Self.maxLineBytes ? line + chunk : []
-        buffer.start = newline.map { $0 + 1 } ?? pending.endIndex
-        if newline != nil || (buffer.atEnd && sawBytes) {
-          return Self.decode(line, length: length, terminated: newline != nil)
-        }
-        if buffer.atEnd { return nil }
-        fill(&buffer)
+  /// The next line, reading more (blocking) while the buffer holds none.
+  private func readLine(_ buffer: inout Buffer) -> InputLine? {
+    var line: [UInt8] = []
+    var length = 0
+    var sawBytes = false
+    while true {
+      let pending = buffer.bytes[buffer.start...]
+      let newline = pending.firstIndex(of: UInt8(ascii: "\n"))
+      let chunk = pending[..<(newline ?? pending.endIndex)]
+      sawBytes = sawBytes || newline != nil || !chunk.isEmpty
+      length += chunk.count
+      // Past the limit the bytes are only counted, never kept.
+      line = length <= Self.maxLineBytes ? line + chunk : []
+      buffer.start = newline.map { $0 + 1 } ?? pending.endIndex
+      if newline != nil || (buffer.atEnd && sawBytes) {
+        return Self.decode(line, length: length, terminated: newline != nil)
       }
+      if buffer.atEnd { return nil }
+      fill(&buffer)
     }
   }
 

@@ -65,10 +65,13 @@ final class Renderer {
       return "fact: \(fact.fact ?? "none yet (try 'fact')")"
     }
     observe(.total, list) { "total: \($0.total)" }
+    // Made once: a key path through an observable state's `Fields` costs microseconds to make
+    // (the runtime resolves its generic member by name), and this closure runs on every change.
+    let counters: KeyPath<CounterListState, IdentifiedArrayOf<Counter>> = \.counters
     tokens.append(
       list.observe { [weak self] in
         // Reads the list's structure (ids, order, count) and nothing inside its counters.
-        let rows = list.scope(state: \.counters, action: CounterListFeature.Action.counters)
+        let rows = list.scope(state: counters, action: CounterListFeature.Action.counters)
         // Starting and stopping row observers must not add their reads to this observer.
         untracked { self?.observeRows(rows) }
       })
