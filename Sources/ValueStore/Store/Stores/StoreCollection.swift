@@ -131,9 +131,7 @@ extension Store {
             toState: { element($0, id) },
             fromAction: { embed(id, $0) }))
       })
-    let current = pruneOnRemoval(cache, ids: { [weak core = core as AnyObject] in
-      (core as? any StoreCore<State, Action>)?.read { ids($0) }
-    })
+    let current = pruneOnRemoval(cache, ids: { [weak core] in core?.read { ids($0) } })
     cache.prune(keeping: current ?? [])
     return cache
   }
