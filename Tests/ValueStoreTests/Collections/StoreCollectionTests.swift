@@ -92,6 +92,27 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
     #expect(weakRow == nil)
   }
 
+  /// The cache's watch of the ids lives on the store's own state: it holds the store and its core
+  /// weakly, and still prunes while they live.
+  @Test func aStoreWithScopedRowsIsReleasedAndPrunesWhileItLives() {
+    weak var weakStore: Store<ListState, ListAction>?
+    weak var weakCore: AnyObject?
+    weak var weakRow: Store<Row, RowAction>?
+    do {
+      let store = listStore()
+      weakStore = store
+      weakCore = store.core
+      weakRow = store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 2]
+      store.send(.append(4))
+      #expect(weakRow != nil)
+      store.send(.remove(2))
+      #expect(weakRow == nil)
+      _ = store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 4]
+    }
+    #expect(weakStore == nil)
+    #expect(weakCore == nil)
+  }
+
   @Test func anElementStoreFollowsItsID() {
     // As SwiftUI's `ForEach` identifies rows: the store of id 1 is the store of whatever row has
     // id 1 — replaced, removed and added back — and ignores sends while there is none.
