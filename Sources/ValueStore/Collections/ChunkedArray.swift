@@ -1,10 +1,10 @@
 /// The element storage of an ``IdentifiedArray``: an array whose elements live in chunks of
-/// `chunkSize` (64; 2 under `VALUESTORE_INTERNAL_CHECKS`), grouped in pages of `chunkSize` chunks,
+/// `chunkSize` (32; 2 under `VALUESTORE_INTERNAL_CHECKS`), grouped in pages of `chunkSize` chunks,
 /// each chunk and page a `ContiguousArray` that copies share.
 ///
 /// Copy-on-write works per chunk and page. Writing one element of an array whose storage a copy
 /// shares (a snapshot, an undo point, a `TestStore`'s state before a send) copies the list of
-/// pages (one reference per 4,096 elements), one page (64 references) and one chunk (64
+/// pages (one reference per 1,024 elements), one page (32 references) and one chunk (32
 /// elements), where a `ContiguousArray` copies every element; appending copies the same path to
 /// the last chunk. Two arrays that share storage compare it by identity (`ContiguousArray`'s `==`
 /// checks identity first), so equality costs O(what differs, by chunk). An unshared array is
@@ -25,7 +25,7 @@ internal struct ChunkedArray<Element> {
   internal var _count: Int
 
   @inlinable
-  internal static var shift: Int { chunkShift(6) }
+  internal static var shift: Int { chunkShift(5) }
 
   @inlinable
   internal static var chunkSize: Int { 1 &<< shift }

@@ -58,12 +58,12 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     return _elements.isEmpty
   }
 
-  /// Calls `body` with the elements in contiguous memory (read-only): the storage itself up to 64
+  /// Calls `body` with the elements in contiguous memory (read-only): the storage itself up to 32
   /// elements, a temporary copy above (the elements live in chunks).
   ///
   ///     let total = scores.withContiguousStorageIfAvailable { $0.reduce(0, +) }
   ///
-  /// - Complexity: O(1) up to 64 elements, O(*n*) above, plus the cost of `body`.
+  /// - Complexity: O(1) up to 32 elements, O(*n*) above, plus the cost of `body`.
   @inlinable
   public func withContiguousStorageIfAvailable<R>(
     _ body: (UnsafeBufferPointer<Element>) throws -> R

@@ -21,12 +21,12 @@
 ///
 /// ## Storage
 ///
-/// The elements live in chunks of 64, grouped in pages of 64 chunks, that copies share (a
+/// The elements live in chunks of 32, grouped in pages of 32 chunks, that copies share (a
 /// `ChunkedArray`); their ids in a parallel `ContiguousArray`, and a hash table whose slots are
 /// chunked the same way maps each id to its offset (`OffsetIndex`). The type has value semantics
 /// with copy-on-write storage: mutating a uniquely referenced array never copies its buffers, and
 /// writing an element of an array a snapshot shares copies the path to it (the list of pages, a
-/// page, a chunk of 64), not every element; appending copies the ids and the path to one slot.
+/// page, a chunk of 32), not every element; appending copies the ids and the path to one slot.
 ///
 /// ## Invariants
 ///

@@ -120,7 +120,7 @@ struct ChunkedArrayTests {
     #expect(snapshot[500].text == "item 500" && snapshot.count == 1_000)
   }
 
-  /// Pages hold chunkSize² elements (4,096; 4 under `VALUESTORE_INTERNAL_CHECKS`): each mutation
+  /// Pages hold chunkSize² elements (1,024; 4 under `VALUESTORE_INTERNAL_CHECKS`): each mutation
   /// at the offsets around page and chunk boundaries, with a snapshot alive.
   @Test func mutationsAtPageBoundariesMatchArray() throws {
     let size = ChunkedArray<Item>.chunkSize
