@@ -142,7 +142,10 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     // Effects start inside too: their tasks inherit the values in force for this action.
     withDependencies {
       box.isReducing = true
-      let effect = mutateHeld(&state, root, context) { reducer.reduce(into: &$0, action: action) }
+      // Assigned inside, not returned: unspecialized, returning `Effect<Action>` through
+      // `mutateHeld`'s generic result looked up its metadata on every send.
+      var effect = Effect<Action>.none
+      mutateHeld(&state, root, context) { effect = reducer.reduce(into: &$0, action: action) }
       box.isReducing = false
       if effect.isNone { return }
       let group = group()
