@@ -142,8 +142,8 @@ final class RootCore<R: Reducer>: StoreCore where R.State: ObservationIdentifiab
     // Effects start inside too: their tasks inherit the values in force for this action.
     withDependencies {
       box.isReducing = true
-      // Assigned inside, not returned: unspecialized, returning `Effect<Action>` through
-      // `mutateHeld`'s generic result looked up its metadata on every send.
+      // Assigned inside, not returned: unspecialized, `Effect<Action>` as `mutateHeld`'s generic
+      // result costs a metadata lookup per send.
       var effect = Effect<Action>.none
       mutateHeld(&state, root, context) { effect = reducer.reduce(into: &$0, action: action) }
       box.isReducing = false
