@@ -107,6 +107,7 @@ func listStore(rows: Int = 3) -> Store<ListState, ListAction> {
       #expect(weakRow != nil)
       store.send(.remove(2))
       #expect(weakRow == nil)
+      // A cached element store, made last, keeps neither the store nor its core alive either.
       _ = store.scope(state: \.rows, action: CasePath(ListAction.rows))[id: 4]
     }
     #expect(weakStore == nil)
